@@ -1,0 +1,1 @@
+//! Scratch 3: project model and loader, compiler to a program image, the VM and its observations.

@@ -1,0 +1,29 @@
+//! `gobo`: the command-line host. Each subcommand lives in its own module and only adapts I/O
+//! (files, arguments, exit codes) to the core library; no semantics live here.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "gobo", version, about = "Run and judge Scratch 3, XLogo-Mini and DrawingBench programs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the program-image format version and the crate version.
+    Version,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Version => {
+            println!("gobo {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+    }
+}
