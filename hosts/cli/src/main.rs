@@ -6,7 +6,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "gobo", version, about = "Run and judge Scratch 3, XLogo-Mini and DrawingBench programs")]
+#[command(
+    name = "gobo",
+    version,
+    about = "Run and judge Scratch 3, XLogo-Mini and DrawingBench programs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

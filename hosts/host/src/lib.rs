@@ -1,2 +1,4 @@
 //! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` archives, asset decoding,
 //! PNG output and resumable parallel batch runs. Hosts adapt I/O; no semantics live here.
+
+pub mod batch;

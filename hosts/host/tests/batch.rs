@@ -1,0 +1,120 @@
+//! The resumable batch runner: order, resume after a cut-off write, bad lines, duplicate ids.
+
+use std::fs;
+use std::path::PathBuf;
+
+use gobo_host::batch::{run_batch, BatchError, BatchOptions};
+use serde_json::{json, Value};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gobo-batch-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn square(input: &Value) -> Value {
+    let n = input["n"].as_i64().unwrap_or(0);
+    json!({ "square": n * n })
+}
+
+fn opts(jobs: usize) -> BatchOptions {
+    BatchOptions { jobs, progress: false }
+}
+
+fn write_input(dir: &std::path::Path, count: i64) -> PathBuf {
+    let lines: Vec<String> =
+        (0..count).map(|n| json!({"id": format!("r{n}"), "n": n}).to_string()).collect();
+    let path = dir.join("in.jsonl");
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+#[test]
+fn rows_come_back_in_input_order_with_ids() {
+    let dir = temp_dir("order");
+    let input = write_input(&dir, 200);
+    let out = dir.join("out.jsonl");
+    let report = run_batch(&input, &out, &opts(4), square).unwrap();
+    assert_eq!((report.ran, report.skipped, report.rows.len()), (200, 0, 200));
+    let text = fs::read_to_string(&out).unwrap();
+    for (n, line) in text.lines().enumerate() {
+        let row: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(row["id"], json!(format!("r{n}")));
+        assert_eq!(row["square"], json!(n * n));
+    }
+}
+
+#[test]
+fn resume_skips_finished_rows_and_drops_a_cut_off_line() {
+    let dir = temp_dir("resume");
+    let input = write_input(&dir, 50);
+    let full = dir.join("full.jsonl");
+    run_batch(&input, &full, &opts(2), square).unwrap();
+
+    // An interrupted run: some rows appended out of order, the last write cut off midway.
+    let partial = dir.join("partial.jsonl");
+    let text = fs::read_to_string(&full).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = &lines[7][..lines[7].len() / 2];
+    fs::write(&partial, format!("{}\n{}\n{}\n{cut}", lines[3], lines[0], lines[12])).unwrap();
+
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let report = run_batch(&input, &partial, &opts(2), |v| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        square(v)
+    })
+    .unwrap();
+    assert_eq!((report.ran, report.skipped), (47, 3));
+    assert_eq!(calls.into_inner(), 47);
+    assert_eq!(fs::read(&partial).unwrap(), fs::read(&full).unwrap());
+}
+
+#[test]
+fn a_line_that_is_not_json_gets_an_error_row() {
+    let dir = temp_dir("badline");
+    let input = dir.join("in.jsonl");
+    fs::write(&input, "{\"id\":1,\"n\":3}\n{not json\n\n{\"n\":2}\n").unwrap();
+    let out = dir.join("out.jsonl");
+    let report = run_batch(&input, &out, &opts(1), square).unwrap();
+    assert_eq!(report.rows.len(), 3);
+    assert_eq!(report.rows[0], json!({"id": 1, "square": 9}));
+    assert_eq!(report.rows[1]["id"], Value::Null);
+    assert_eq!(report.rows[1]["line"], json!(2));
+    assert!(report.rows[1]["error"].as_str().unwrap().contains("not valid JSON"));
+    assert_eq!(report.rows[2], json!({"id": null, "square": 4}));
+}
+
+#[test]
+fn a_panicking_evaluator_yields_an_error_row_and_the_batch_goes_on() {
+    let dir = temp_dir("panic");
+    let input = write_input(&dir, 5);
+    let out = dir.join("out.jsonl");
+    let report = run_batch(&input, &out, &opts(2), |v| {
+        if v["n"] == json!(2) {
+            panic!("boom");
+        }
+        square(v)
+    })
+    .unwrap();
+    assert_eq!(report.rows.len(), 5);
+    assert!(report.rows[2]["error"].as_str().unwrap().contains("panicked"));
+    assert_eq!(report.rows[4]["square"], json!(16));
+}
+
+#[test]
+fn duplicate_ids_are_refused() {
+    let dir = temp_dir("dup");
+    let input = dir.join("in.jsonl");
+    fs::write(&input, "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"a\"}\n").unwrap();
+    let err = run_batch(&input, &dir.join("out.jsonl"), &opts(1), square).unwrap_err();
+    assert!(matches!(err, BatchError::DuplicateId { first_line: 1, line: 3, .. }), "{err}");
+}
+
+#[test]
+fn a_missing_input_is_an_io_error_naming_the_file() {
+    let dir = temp_dir("missing");
+    let err =
+        run_batch(&dir.join("nope.jsonl"), &dir.join("out.jsonl"), &opts(1), square).unwrap_err();
+    assert!(err.to_string().contains("nope.jsonl"), "{err}");
+}
