@@ -1,1 +1,3 @@
 //! Scratch 3: project model and loader, compiler to a program image, the VM and its observations.
+
+pub mod value;
