@@ -1,5 +1,6 @@
 //! The cast table: scratch-vm's own `test/unit/util_cast.js` expectations plus JavaScript's
 //! `Number(string)` and `String(number)` behaviour (values checked against Node 20).
+#![allow(clippy::approx_constant)] // 3.14 is scratch-vm's own test value, not pi.
 
 use gobo::scratch::value::cast::{self, ListIndex};
 use gobo::scratch::value::number::{js_number_to_string, parse_js_number};
