@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod diff_trace;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "gobo",
@@ -20,6 +22,8 @@ struct Cli {
 enum Command {
     /// Print the program-image format version and the crate version.
     Version,
+    /// Compare two traces: first divergent frame and field, per-signal discrepancy, drift.
+    DiffTrace(diff_trace::DiffTraceArgs),
 }
 
 fn main() -> ExitCode {
@@ -29,5 +33,6 @@ fn main() -> ExitCode {
             println!("gobo {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
+        Command::DiffTrace(args) => diff_trace::run(args),
     }
 }

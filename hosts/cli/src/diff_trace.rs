@@ -1,0 +1,107 @@
+//! `gobo diff-trace A.jsonl B.jsonl`: compare two traces (first divergence, per-signal
+//! discrepancy, drift) and print a report as text or JSON. Exit 0 when identical, 1 when they
+//! differ, 2 when a trace cannot be read.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use gobo::scratch::diff::{diff_traces, DiffOptions, DiffReport, Signal};
+use serde_json::json;
+
+#[derive(Debug, Args)]
+pub struct DiffTraceArgs {
+    /// First trace (JSON lines, docs/trace.md).
+    a: PathBuf,
+    /// Second trace.
+    b: PathBuf,
+    /// Comma-separated signals to score (vars, lists, pose, costume, visibility, backdrop,
+    /// broadcasts, says); the first divergence is then searched only in their fields.
+    #[arg(long, value_delimiter = ',')]
+    signals: Option<Vec<Signal>>,
+    /// Numbers closer than this compare equal.
+    #[arg(long, default_value_t = 0.0)]
+    tolerance: f64,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: DiffTraceArgs) -> ExitCode {
+    let read =
+        |p: &PathBuf| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let (a, b) = match (read(&args.a), read(&args.b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("gobo diff-trace: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut opts = DiffOptions { tolerance: args.tolerance, ..DiffOptions::default() };
+    if let Some(signals) = args.signals {
+        opts.signals = signals;
+        opts.restrict_first = true;
+    }
+    let report = match diff_traces(&a, &b, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("gobo diff-trace: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.json {
+        println!("{}", to_json(&report));
+    } else {
+        print_text(&report);
+    }
+    if report.identical() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn to_json(r: &DiffReport) -> serde_json::Value {
+    let signals: serde_json::Map<String, serde_json::Value> = r
+        .signals
+        .iter()
+        .map(|s| {
+            let v = json!({
+                "discrepancy": s.discrepancy,
+                "frames_differing": s.frames_differing,
+                "first_frame": s.first_frame,
+            });
+            (s.signal.name().to_string(), v)
+        })
+        .collect();
+    json!({
+        "identical": r.identical(),
+        "frames_a": r.frames_a,
+        "frames_b": r.frames_b,
+        "checkpoints": r.checkpoints,
+        "first_divergence": r.first.as_ref().map(|d| json!({
+            "frame": d.frame, "path": d.path, "a": d.a, "b": d.b,
+        })),
+        "signals": signals,
+        "drift": r.drift,
+    })
+}
+
+fn print_text(r: &DiffReport) {
+    println!("frames: A {}, B {} ({} checkpoints)", r.frames_a, r.frames_b, r.checkpoints);
+    match &r.first {
+        Some(d) => println!("first divergence: {d}"),
+        None => println!("first divergence: none"),
+    }
+    for s in &r.signals {
+        let first = s.first_frame.map_or_else(|| "-".to_string(), |f| f.to_string());
+        println!(
+            "  {:<11} discrepancy {:.6}  frames differing {:>6}  first {}",
+            s.signal.name(),
+            s.discrepancy,
+            s.frames_differing,
+            first
+        );
+    }
+    println!("drift: {:.6}", r.drift);
+}
