@@ -11,5 +11,7 @@
 extern crate alloc;
 
 pub mod drawing;
+pub mod image;
+pub mod kit;
 pub mod scratch;
 pub mod xlogo;
