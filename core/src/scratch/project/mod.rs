@@ -1,0 +1,34 @@
+//! The Scratch 3 project model ([`Project`]) with its `project.json` loader ([`load`]) and
+//! writer ([`save`]).
+//!
+//! The model keeps everything a file holds: unknown keys land in `extra` lists and are saved
+//! back, numbers stay numbers and strings stay strings ([`Literal`], [`Num`]), and object key
+//! order is kept (it decides the order scripts start in). Variables, lists and broadcasts are
+//! keyed by id. Blocks are stored index-based ([`Blocks`]) with `next`/`parent`/input
+//! references resolved to [`BlockIdx`] and checked to form a forest, so the compiler can walk
+//! them without recursion or cycle checks. Opcodes are not validated here.
+//!
+//! What does not live here: reading `.sb3` archives and assets (the `gobo-host` crate),
+//! compiling blocks (the compiler), running them (the VM).
+
+mod blocks;
+mod error;
+mod json;
+mod load;
+mod load_blocks;
+mod model;
+mod read;
+mod save;
+
+pub use blocks::{
+    Block, BlockForm, BlockIdx, Blocks, Field, Input, InputKind, InputValue, Mutation, Primitive,
+    PrimitiveKind,
+};
+pub use error::LoadError;
+pub use json::{Json, Num};
+pub use load::{load, load_json};
+pub use model::{
+    Broadcast, Comment, Costume, Extra, List, Literal, Meta, Monitor, Project, Sound, Target,
+    Variable,
+};
+pub use save::{project_json, save};
