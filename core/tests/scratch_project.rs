@@ -1,5 +1,5 @@
 //! Project model tests: load → save → load gives an equal model and save is byte-stable, for
-//! every fixture under `tests/fixtures/scratch/` and every `project.json` of `../shared/refvm`;
+//! every fixture under `tests/fixtures/scratch/`, every golden `project.json` under `tests/golden/scratch/` and every `project.json` of `../shared/refvm`;
 //! plus what the loader keeps (ids, literal types, order, unknown keys).
 
 use std::path::{Path, PathBuf};
@@ -10,6 +10,10 @@ use gobo::scratch::project::{
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scratch")
+}
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/scratch")
 }
 
 fn shared_dir() -> Option<PathBuf> {
@@ -59,7 +63,10 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn round_trip_every_own_fixture() {
     let mut files = Vec::new();
     json_files(&fixtures_dir(), &mut files);
-    assert!(!files.is_empty(), "no fixtures found");
+    let mut goldens = Vec::new();
+    json_files(&golden_dir(), &mut goldens);
+    files.extend(goldens.into_iter().filter(|f| f.ends_with("project.json")));
+    assert!(files.len() > 8, "fixtures missing: {files:?}");
     let failures: Vec<String> = files
         .iter()
         .filter_map(|f| round_trip(f).err().map(|e| format!("{}: {e}", f.display())))
