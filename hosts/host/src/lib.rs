@@ -2,3 +2,4 @@
 //! PNG output and resumable parallel batch runs. Hosts adapt I/O; no semantics live here.
 
 pub mod batch;
+pub mod png;
