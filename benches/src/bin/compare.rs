@@ -1,0 +1,115 @@
+//! `compare`: runs the benchmark workloads in gobo and in every installed reference
+//! implementation, in one run, and prints a Markdown table with each figure and the ratio.
+//! Normally started through `benches/compare.sh`. References that are not installed are
+//! skipped with the reason; nothing here makes the command fail except bad arguments.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use gobo_benches::gobo_side::{self, Outcome};
+use gobo_benches::reference::{self, Locations, Run};
+use gobo_benches::suite::Suite;
+use gobo_benches::table::{self, Line};
+
+#[derive(Debug, Parser)]
+#[command(about = "Compare gobo's throughput with the reference implementations")]
+struct Args {
+    /// Timed runs per workload and implementation (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    /// Comma-separated workload names (default: all).
+    #[arg(long)]
+    only: Option<String>,
+    /// refvm checkout with scratch-vm 5.0.300 installed (default: ../shared/refvm).
+    #[arg(long)]
+    refvm: Option<PathBuf>,
+    /// Directory of the unpacked @turbowarp/scaffolding package
+    /// (default: $XDG_CACHE_HOME/gobo-bench/turbowarp).
+    #[arg(long)]
+    turbowarp: Option<PathBuf>,
+    /// Checkout of machine-teaching-group/aied2024-xlogo-tasksyn (the Python XLogo emulator).
+    #[arg(long)]
+    xlogo_repo: Option<PathBuf>,
+    /// Checkout of hyunjun1121/DrawingBench (the Python evaluator).
+    #[arg(long)]
+    drawingbench_repo: Option<PathBuf>,
+    /// Only gobo's figures.
+    #[arg(long)]
+    no_references: bool,
+}
+
+fn default_turbowarp_dir() -> Option<PathBuf> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(cache.join("gobo-bench").join("turbowarp"))
+}
+
+fn main() {
+    let args = Args::parse();
+    let dir = gobo_benches::scratch_workloads_dir();
+    let suite = match Suite::load(&dir) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("compare: {e}");
+            std::process::exit(2);
+        }
+    };
+    let wanted: Option<Vec<&str>> = args.only.as_deref().map(|s| s.split(',').collect());
+    let selected: Vec<_> = suite
+        .workloads
+        .iter()
+        .filter(|w| wanted.as_ref().is_none_or(|names| names.contains(&w.name.as_str())))
+        .collect();
+    let shared = gobo_benches::shared_dir();
+    let loc = Locations {
+        refvm: args.refvm.clone().or_else(|| shared.as_ref().map(|s| s.join("refvm"))),
+        turbowarp: args.turbowarp.clone().or_else(default_turbowarp_dir),
+        xlogo_repo: args.xlogo_repo.clone(),
+        drawingbench_repo: args.drawingbench_repo.clone(),
+        shared: shared.clone(),
+    };
+
+    eprintln!("== gobo ==");
+    let mut lines = Vec::new();
+    for w in &selected {
+        let outcome = gobo_side::scratch(&suite, w, args.runs);
+        match &outcome {
+            Outcome::Figure(f) => eprintln!("gobo {}: {} {}", w.name, table::si(f.value), f.unit),
+            Outcome::Unavailable(why) => eprintln!("gobo {}: {why}", w.name),
+        }
+        lines.push(Line { workload: w.name.clone(), unit: w.unit.clone(), gobo: outcome });
+    }
+
+    let mut rows = Vec::new();
+    let mut notes = Vec::new();
+    if !args.no_references {
+        let only: Vec<&str> = selected.iter().map(|w| w.name.as_str()).collect();
+        for r in reference::scratch_references(&loc, args.runs, &only.join(",")) {
+            match r.run() {
+                Run::Rows(found) => rows.extend(found),
+                Run::Skipped(why) => notes.push(format!("{}: skipped: {why}", r.name)),
+                Run::Failed(why) => notes.push(format!("{}: failed: {why}", r.name)),
+            }
+        }
+    }
+    let mut columns: Vec<String> = Vec::new();
+    for r in &rows {
+        let c = table::column_of(r);
+        if !columns.contains(&c) {
+            columns.push(c);
+        }
+    }
+    println!("{}", table::markdown(&lines, &columns, &rows));
+    for r in rows.iter().filter(|r| r.note.is_some()) {
+        println!("- {} {}: {}", r.implementation, r.workload, r.note.as_deref().unwrap_or(""));
+    }
+    for n in &notes {
+        println!("- {n}");
+    }
+    println!(
+        "\nMedian of {} runs after one warm-up; ratio = gobo / reference (higher is better). \
+         How it is measured: docs/performance.md.",
+        args.runs
+    );
+}
