@@ -1,0 +1,1 @@
+//! Profile `paper`: the paper's eight weighted criteria.
