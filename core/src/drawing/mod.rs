@@ -4,7 +4,7 @@
 //! - [`pyjson`] / [`pyfmt`]: Python's JSON value model and text conversions, which the
 //!   reference's messages and rounding depend on.
 //! - [`ui`], [`task`], [`actions`]: the inputs (layout, task criteria, a model's actions).
-//! - [`reference`]: profile `drawingbench-1.0`, the published evaluator exactly.
+//! - [`mod@reference`]: profile `drawingbench-1.0`, the published evaluator exactly.
 //! - [`paper`]: profile `paper`, the paper's eight weighted criteria.
 //! - [`feedback`]: turn-2 feedback and the two-turn rule.
 //! - [`raster`]: what the drawing app shows, through embedded-graphics.

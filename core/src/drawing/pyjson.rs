@@ -125,11 +125,13 @@ impl fmt::Display for JsonError {
             JsonErrorKind::InvalidUtf8 => {
                 return write!(f, "UnicodeDecodeError: invalid utf-8 at byte {}", self.char)
             }
-            JsonErrorKind::TooDeep => return write!(
+            JsonErrorKind::TooDeep => {
+                return write!(
                 f,
                 "RecursionError: nesting deeper than {MAX_DEPTH} at line {} column {} (char {})",
                 self.line, self.column, self.char
-            ),
+            )
+            }
             JsonErrorKind::IntTooLong => {
                 return write!(
                     f,
