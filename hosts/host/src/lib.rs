@@ -3,3 +3,4 @@
 
 pub mod batch;
 pub mod png;
+pub mod sb3;
