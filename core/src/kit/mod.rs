@@ -11,6 +11,7 @@
 pub mod app;
 pub mod input;
 pub mod screen;
+pub mod xlogo;
 
 pub use app::{App, Shown};
 pub use input::{Buttons, KeyMapper, Keys};
