@@ -106,6 +106,12 @@ impl<'img> App<'img> {
         }
     }
 
+    /// Whether the picture can no longer change without a button press (the error and
+    /// diagnostics screens are static).
+    pub fn finished(&self) -> bool {
+        matches!(self.mode, Mode::Error { .. } | Mode::Diagnostics { .. })
+    }
+
     /// What the display shows now.
     pub fn shown(&self) -> Shown {
         match self.mode {

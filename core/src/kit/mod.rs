@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod input;
+pub mod pack;
 pub mod screen;
 pub mod xlogo;
 

@@ -20,7 +20,7 @@ pub struct Gamepad {
 
 impl Gamepad {
     /// Configures the gamepad pins as pulled-up digital inputs.
-    pub fn new() -> Self {
+    pub fn init() -> Self {
         regs::set_bits(SYSCTL_RCGC2, (1 << 4) | (1 << 5));
         for (port, pins) in [(GPIO_E, PAD_E), (GPIO_F, PAD_F)] {
             let pins = u32::from(pins);

@@ -70,7 +70,8 @@ fn main() -> ! {
     let Some(mut core) = cortex_m::Peripherals::take() else {
         panic!("core peripherals taken twice");
     };
-    let mut board = Lm3s6965 { oled: Oled::new(), frame: OledFramebuffer::new(), pad: Gamepad::new() };
+    let mut board =
+        Lm3s6965 { oled: Oled::init(), frame: OledFramebuffer::new(), pad: Gamepad::init() };
     clock::start(&mut core.SYST, CORE_HZ, FPS);
     gobo_kit::run(&mut board, &LM3S6965, IMAGE, &HEAP)
 }

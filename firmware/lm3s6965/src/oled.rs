@@ -44,10 +44,10 @@ pub struct Oled {
 
 impl Oled {
     /// Clocks SSI0 and GPIO, configures the pins and the PL022, and initialises the panel.
-    pub fn new() -> Self {
+    pub fn init() -> Self {
         regs::set_bits(SYSCTL_RCGC1, 1 << 4); // SSI0
         regs::set_bits(SYSCTL_RCGC2, 0b11_1101); // ports A, C, D, E, F
-        // SSI0 pins PA2 (clock), PA3 (frame), PA5 (transmit) to the SSI.
+                                                 // SSI0 pins PA2 (clock), PA3 (frame), PA5 (transmit) to the SSI.
         regs::set_bits(GPIO_A + GPIO_AFSEL, 0b10_1100);
         regs::set_bits(GPIO_A + GPIO_DEN, 0b10_1100);
         // D/C and chip select are outputs; select the OLED (chip select high).

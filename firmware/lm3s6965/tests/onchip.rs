@@ -96,7 +96,7 @@ fn frame_clock_ticks() -> TestResult {
 }
 
 fn oled_frame_is_sent_without_stalling() -> TestResult {
-    let mut panel = oled::Oled::new();
+    let mut panel = oled::Oled::init();
     let mut fb = oled::OledFramebuffer::new();
     fb.clear(embedded_graphics::pixelcolor::Gray4::WHITE).map_err(|_| "clear")?;
     // Twice the receive FIFO's depth many times over: a missing drain would hang here.
@@ -105,7 +105,9 @@ fn oled_frame_is_sent_without_stalling() -> TestResult {
     Ok(())
 }
 
-const TESTS: &[(&str, fn() -> TestResult)] = &[
+type Test = (&'static str, fn() -> TestResult);
+
+const TESTS: &[Test] = &[
     ("crc32_check_value", crc32_check_value),
     ("image_round_trip", image_round_trip),
     ("damaged_images_rejected", damaged_images_rejected),
@@ -116,9 +118,10 @@ const TESTS: &[(&str, fn() -> TestResult)] = &[
     ("oled_frame_is_sent_without_stalling", oled_frame_is_sent_without_stalling),
 ];
 
+const HEAP_BYTES: usize = 16 * 1024;
+
 #[entry]
 fn main() -> ! {
-    const HEAP_BYTES: usize = 16 * 1024;
     static mut HEAP_MEM: [MaybeUninit<u8>; HEAP_BYTES] = [MaybeUninit::uninit(); HEAP_BYTES];
     // SAFETY: `HEAP_MEM` is this entry point's own static, handed to the heap once, here.
     unsafe { HEAP.init(HEAP_MEM.as_mut_ptr() as usize, HEAP_BYTES) };

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod diff_trace;
+mod pack;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -24,6 +25,8 @@ enum Command {
     Version,
     /// Compare two traces: first divergent frame and field, per-signal discrepancy, drift.
     DiffTrace(diff_trace::DiffTraceArgs),
+    /// Pack a program into a program image for a classroom kit, checking its budgets.
+    Pack(pack::PackArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +37,6 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::DiffTrace(args) => diff_trace::run(args),
+        Command::Pack(args) => pack::run(args),
     }
 }

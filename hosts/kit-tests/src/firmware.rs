@@ -93,7 +93,10 @@ pub fn build_with_image(image: &[u8], label: &str) -> PathBuf {
     let dir = scratch_dir();
     let image_path = dir.join(format!("{label}.bin"));
     fs::write(&image_path, image).expect("write image");
-    let messages = cargo(&["build", "-p", "gobo-kit-lm3s6965", "--bin", "gobo-kit-lm3s6965"], Some(&image_path));
+    let messages = cargo(
+        &["build", "-p", "gobo-kit-lm3s6965", "--bin", "gobo-kit-lm3s6965"],
+        Some(&image_path),
+    );
     let elf = dir.join(format!("{label}.elf"));
     fs::copy(executable(&messages, "gobo-kit-lm3s6965"), &elf).expect("copy firmware");
     elf

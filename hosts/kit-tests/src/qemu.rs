@@ -150,7 +150,11 @@ impl Qemu {
                         return line;
                     }
                 }
-                Err(_) => panic!("{}: expected log line not seen; log:\n{}", self.name, self.log.join("\n")),
+                Err(_) => panic!(
+                    "{}: expected log line not seen; log:\n{}",
+                    self.name,
+                    self.log.join("\n")
+                ),
             }
         }
     }

@@ -1,0 +1,147 @@
+//! Packing programs into program images for a kit, and checking the kit's budgets: the image
+//! must fit the flash the firmware leaves free, and the program's heap estimate must fit the
+//! kit's heap. A failed check says by how much and which parts of the image are large.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::xlogo::XLogoProgram;
+use super::Kit;
+use crate::image::{self, ImageError, ProgramKind, HEADER_LEN};
+use crate::xlogo::{self, CodeError, CodeInput, TaskError};
+
+/// Why a program could not be packed for a kit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PackError {
+    /// This build cannot pack this kind of program yet.
+    Unsupported {
+        /// The kind asked for.
+        kind: ProgramKind,
+        /// What is missing.
+        why: &'static str,
+    },
+    /// The XLogo task does not load.
+    Task(TaskError),
+    /// The XLogo code does not parse.
+    Code(CodeError),
+    /// The envelope could not be written.
+    Image(ImageError),
+    /// The image does not fit the kit's flash budget.
+    TooLarge {
+        /// Kit identifier.
+        kit: &'static str,
+        /// Image size in bytes.
+        size: usize,
+        /// Flash left for the image on that kit.
+        budget: usize,
+        /// The image's parts, largest first: (what, bytes).
+        parts: Vec<(String, usize)>,
+    },
+    /// The program's heap estimate exceeds the kit's heap.
+    HeapTooSmall {
+        /// Kit identifier.
+        kit: &'static str,
+        /// Estimated peak heap in bytes.
+        estimate: usize,
+        /// The kit's heap in bytes.
+        heap: usize,
+    },
+}
+
+impl fmt::Display for PackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unsupported { kind, why } => write!(f, "cannot pack {kind} programs: {why}"),
+            Self::Task(e) => write!(f, "task: {e}"),
+            Self::Code(e) => write!(f, "code: {e}"),
+            Self::Image(e) => e.fmt(f),
+            Self::TooLarge { kit, size, budget, parts } => {
+                write!(
+                    f,
+                    "image is {size} bytes, {} bytes over the {kit} kit's budget of {budget} bytes",
+                    size.saturating_sub(*budget)
+                )?;
+                for (i, (what, bytes)) in parts.iter().enumerate() {
+                    f.write_str(if i == 0 { "; largest parts: " } else { ", " })?;
+                    write!(f, "{what} {bytes} bytes")?;
+                }
+                Ok(())
+            }
+            Self::HeapTooSmall { kit, estimate, heap } => write!(
+                f,
+                "program needs about {estimate} bytes of heap, {} bytes more than the {kit} kit's \
+                 {heap}",
+                estimate.saturating_sub(*heap)
+            ),
+        }
+    }
+}
+
+impl core::error::Error for PackError {}
+
+/// A packed image and what it is made of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Packed {
+    /// The program image bytes.
+    pub image: Vec<u8>,
+    /// The image's parts: (what, bytes), largest first; they add up to the image size.
+    pub parts: Vec<(String, usize)>,
+}
+
+/// Which form XLogo code text is in: JSON when its first non-blank byte is `{`, else Python.
+pub fn code_input(code: &[u8]) -> CodeInput<'_> {
+    match code.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => CodeInput::Json(code),
+        _ => CodeInput::Python(code),
+    }
+}
+
+/// Packs an XLogo task and code after checking that the task loads and the code parses.
+pub fn pack_xlogo(task: &str, code: &str) -> Result<Packed, PackError> {
+    xlogo::load::task_from_slice(task.as_bytes()).map_err(PackError::Task)?;
+    xlogo::parse_code(code_input(code.as_bytes())).map_err(PackError::Code)?;
+    let program = XLogoProgram { task: task.into(), code: code.into() };
+    let image = image::encode_payload(ProgramKind::XLogo, &program).map_err(PackError::Image)?;
+    let mut parts =
+        alloc::vec![(String::from("task JSON"), task.len()), (String::from("code"), code.len()),];
+    let framing = image.len().saturating_sub(task.len() + code.len());
+    parts.push((alloc::format!("header ({HEADER_LEN}) and length prefixes"), framing));
+    parts.sort_by_key(|p| core::cmp::Reverse(p.1));
+    Ok(Packed { image, parts })
+}
+
+/// Packing a Scratch project needs the Scratch VM's program image (issue 2), not in this build.
+pub fn pack_scratch() -> Result<Packed, PackError> {
+    Err(PackError::Unsupported {
+        kind: ProgramKind::Scratch,
+        why: "the Scratch program-image payload is not implemented in this build yet",
+    })
+}
+
+/// Packing a drawing needs the DrawingBench canvas (issue 6), not in this build.
+pub fn pack_drawing() -> Result<Packed, PackError> {
+    Err(PackError::Unsupported {
+        kind: ProgramKind::Drawing,
+        why: "the drawing program-image payload is not implemented in this build yet",
+    })
+}
+
+/// Checks a packed image against `kit`'s flash budget and, given a heap estimate, its heap.
+pub fn check_budgets(kit: &Kit, packed: &Packed, heap_estimate: usize) -> Result<(), PackError> {
+    let budget = kit.image_budget() as usize;
+    if packed.image.len() > budget {
+        return Err(PackError::TooLarge {
+            kit: kit.id,
+            size: packed.image.len(),
+            budget,
+            parts: packed.parts.clone(),
+        });
+    }
+    let heap = kit.heap_bytes as usize;
+    if heap_estimate > heap {
+        return Err(PackError::HeapTooSmall { kit: kit.id, estimate: heap_estimate, heap });
+    }
+    Ok(())
+}

@@ -1,0 +1,155 @@
+//! `gobo pack`: compiles a program into a program image for a classroom kit (see
+//! `docs/program-image.md` and `docs/firmware.md`), checking the kit's flash and heap budgets
+//! before writing anything.
+//!
+//! The heap estimate is measured, not guessed: the kit application (`gobo::kit::App`, the code
+//! the firmware runs) boots the image here and plays it through while a counting allocator
+//! records the peak. Pointers are twice as wide on the host as on the kits, so the figure errs
+//! on the large side.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use clap::{Args, ValueEnum};
+use gobo::image::ProgramKind;
+use gobo::kit::pack::{self, PackError, Packed};
+use gobo::kit::{kit_by_id, App, Buttons, Kit, KITS};
+
+/// Frames the heap estimate plays at most (five minutes at 30 fps).
+const ESTIMATE_FRAMES: u32 = 9_000;
+
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// The program: an XLogo task (.json, with --code), a Scratch project (.sb3) or a drawing.
+    program: PathBuf,
+    /// The kit to pack for (lm3s6965, clue).
+    #[arg(long)]
+    kit: String,
+    /// Where to write the program image.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// XLogo: the code to run on the task (JSON AST or Python-style text).
+    #[arg(long)]
+    code: Option<PathBuf>,
+    /// Program kind; by default .sb3 is scratch, a task with --code is xlogo.
+    #[arg(long, value_enum)]
+    kind: Option<KindArg>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum KindArg {
+    Scratch,
+    Xlogo,
+    Drawing,
+}
+
+/// Counts live heap bytes and their peak, for the heap estimate.
+struct CountingAlloc;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// The counting allocator must implement the unsafe `GlobalAlloc`; it forwards to `System`.
+#[allow(unsafe_code)]
+// SAFETY: every call is forwarded unchanged to the system allocator.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// Peak heap bytes used by the kit application booting `image` and playing it through.
+fn heap_estimate(kit: &'static Kit, image: &[u8]) -> usize {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    {
+        let mut app = App::boot(kit, image);
+        for _ in 0..ESTIMATE_FRAMES {
+            app.step(Buttons::NONE);
+            if app.finished() {
+                break;
+            }
+        }
+    }
+    PEAK.load(Ordering::Relaxed).saturating_sub(base)
+}
+
+fn kind_of(args: &PackArgs) -> ProgramKind {
+    match args.kind {
+        Some(KindArg::Scratch) => ProgramKind::Scratch,
+        Some(KindArg::Xlogo) => ProgramKind::XLogo,
+        Some(KindArg::Drawing) => ProgramKind::Drawing,
+        None if args.code.is_some() => ProgramKind::XLogo,
+        None if args.program.extension().is_some_and(|e| e == "sb3") => ProgramKind::Scratch,
+        None => ProgramKind::XLogo,
+    }
+}
+
+fn read(path: &PathBuf) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn build(args: &PackArgs) -> Result<Packed, String> {
+    let packed = match kind_of(args) {
+        ProgramKind::XLogo => {
+            let Some(code) = &args.code else {
+                return Err("an XLogo task needs --code FILE".into());
+            };
+            pack::pack_xlogo(&read(&args.program)?, &read(code)?)
+        }
+        ProgramKind::Scratch => pack::pack_scratch(),
+        ProgramKind::Drawing => pack::pack_drawing(),
+    };
+    packed.map_err(|e: PackError| e.to_string())
+}
+
+pub fn run(args: PackArgs) -> ExitCode {
+    let Some(kit) = kit_by_id(&args.kit) else {
+        let ids: Vec<&str> = KITS.iter().map(|k| k.id).collect();
+        eprintln!("gobo pack: unknown kit {:?}; kits: {}", args.kit, ids.join(", "));
+        return ExitCode::from(2);
+    };
+    let packed = match build(&args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("gobo pack: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let estimate = heap_estimate(kit, &packed.image);
+    if let Err(e) = pack::check_budgets(kit, &packed, estimate) {
+        eprintln!("gobo pack: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Err(e) = std::fs::write(&args.output, &packed.image) {
+        eprintln!("gobo pack: {}: {e}", args.output.display());
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "{}: {} bytes of {} for {} (heap estimate {} of {} bytes)",
+        args.output.display(),
+        packed.image.len(),
+        kit.image_budget(),
+        kit.id,
+        estimate,
+        kit.heap_bytes
+    );
+    ExitCode::SUCCESS
+}
