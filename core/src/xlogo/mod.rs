@@ -17,6 +17,7 @@
 //! ```
 
 mod ast;
+pub mod batch;
 pub mod code_json;
 mod constraints;
 mod emulator;
@@ -26,7 +27,9 @@ mod limits;
 pub mod load;
 mod path;
 pub mod print;
+pub mod prompt;
 pub mod python;
+pub mod render;
 mod task;
 mod verdict;
 mod world;

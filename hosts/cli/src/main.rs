@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod diff_trace;
 mod pack;
+mod xlogo;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -27,6 +28,8 @@ enum Command {
     DiffTrace(diff_trace::DiffTraceArgs),
     /// Pack a program into a program image for a classroom kit, checking its budgets.
     Pack(pack::PackArgs),
+    /// XLogo-Mini: evaluate code against tasks, print prompts, render pictures.
+    Xlogo(xlogo::XlogoArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,5 +41,6 @@ fn main() -> ExitCode {
         }
         Command::DiffTrace(args) => diff_trace::run(args),
         Command::Pack(args) => pack::run(args),
+        Command::Xlogo(args) => xlogo::run(args),
     }
 }

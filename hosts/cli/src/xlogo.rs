@@ -1,0 +1,169 @@
+//! `gobo xlogo ...`: evaluate XLogo-Mini code against a task (one pair, or a JSON-lines batch),
+//! print a task as a prompt, render a task and a run as PNG. Files in, JSON/text/PNG out; the
+//! semantics live in `gobo::xlogo`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand, ValueEnum};
+use gobo::xlogo::batch::{eval_row, Summary};
+use gobo::xlogo::prompt::{prompt, PromptStyle};
+use gobo::xlogo::render::render_image;
+use gobo::xlogo::{evaluate_code, load, parse_code, CodeInput, Emulator, Task, Verdict, World};
+use gobo_host::batch::{run_batch, BatchOptions};
+use gobo_host::png::{write_png, PixelFormat};
+
+#[derive(Debug, Args)]
+pub struct XlogoArgs {
+    #[command(subcommand)]
+    command: XlogoCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum XlogoCommand {
+    /// Evaluate code against a task and print the verdict as JSON (or run a batch).
+    Eval(EvalArgs),
+    /// Print a task as a prompt for a language model.
+    Prompt(PromptArgs),
+    /// Render a task (and a run of CODE) as a PNG picture.
+    Render(RenderArgs),
+}
+
+#[derive(Debug, Args)]
+struct EvalArgs {
+    /// Task JSON file (a task object, or a data-file row with a "task" field).
+    #[arg(required_unless_present = "batch")]
+    task: Option<PathBuf>,
+    /// Code file: `.py` is Python-style code, anything else a JSON AST (`{"run": [...]}`).
+    #[arg(required_unless_present = "batch")]
+    code: Option<PathBuf>,
+    /// JSON-lines input: one `{"id", "task", "code"}` object per line.
+    #[arg(long, requires = "out", conflicts_with_all = ["task", "code"])]
+    batch: Option<PathBuf>,
+    /// JSON-lines output of a batch (resumed if it exists).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads for a batch (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Style {
+    /// Sentences describing each notable cell.
+    Nl,
+    /// A character grid with a legend.
+    Ascii,
+}
+
+#[derive(Debug, Args)]
+struct PromptArgs {
+    /// Task JSON file.
+    task: PathBuf,
+    /// Prompt style.
+    #[arg(long, value_enum, default_value_t = Style::Nl)]
+    style: Style,
+}
+
+#[derive(Debug, Args)]
+struct RenderArgs {
+    /// Task JSON file.
+    task: PathBuf,
+    /// Code to run and draw (optional).
+    code: Option<PathBuf>,
+    /// Output PNG file.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+pub fn run(args: XlogoArgs) -> ExitCode {
+    let result = match args.command {
+        XlogoCommand::Eval(a) => eval(a),
+        XlogoCommand::Prompt(a) => load_task(&a.task).map(|task| {
+            let style = match a.style {
+                Style::Nl => PromptStyle::Nl,
+                Style::Ascii => PromptStyle::Ascii,
+            };
+            print!("{}", prompt(&task, style));
+        }),
+        XlogoCommand::Render(a) => render(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gobo xlogo: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn load_task(path: &Path) -> Result<Task, String> {
+    load::task_from_slice(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `.py` files are Python-style code; anything else is a JSON AST.
+fn code_input<'a>(path: &Path, bytes: &'a [u8]) -> CodeInput<'a> {
+    if path.extension().is_some_and(|e| e == "py") {
+        CodeInput::Python(bytes)
+    } else {
+        CodeInput::Json(bytes)
+    }
+}
+
+fn eval(a: EvalArgs) -> Result<(), String> {
+    if let (Some(input), Some(out)) = (&a.batch, &a.out) {
+        return eval_batch(input, out, a.jobs);
+    }
+    let (Some(task_path), Some(code_path)) = (&a.task, &a.code) else {
+        return Err("eval needs TASK and CODE, or --batch IN --out OUT".to_string());
+    };
+    let task = load_task(task_path)?;
+    let world = World::new(&task);
+    let code = read(code_path)?;
+    let verdict = evaluate_code(&world, code_input(code_path, &code));
+    println!("{}", verdict.to_json());
+    Ok(())
+}
+
+fn eval_batch(input: &Path, out: &Path, jobs: usize) -> Result<(), String> {
+    let opts = BatchOptions { jobs, ..BatchOptions::default() };
+    let report = run_batch(input, out, &opts, eval_row).map_err(|e| e.to_string())?;
+    let s = Summary::of(&report.rows);
+    eprintln!(
+        "{} rows ({} evaluated, {} already in {}): success {:.4} ({}), format {:.4} ({}), no crash {:.4} ({})",
+        s.rows,
+        report.ran,
+        report.skipped,
+        out.display(),
+        s.rate(s.success),
+        s.success,
+        s.rate(s.format_ok),
+        s.format_ok,
+        s.rate(s.no_crash),
+        s.no_crash
+    );
+    Ok(())
+}
+
+fn render(a: RenderArgs) -> Result<(), String> {
+    let task = load_task(&a.task)?;
+    let report = match &a.code {
+        None => None,
+        Some(path) => {
+            let bytes = read(path)?;
+            let program = parse_code(code_input(path, &bytes))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let world = World::new(&task);
+            let mut emulator = Emulator::new();
+            let outcome = emulator.evaluate(&world, &program);
+            Verdict::from_run(&world, &outcome, &emulator).run
+        }
+    };
+    let image = render_image(&task, report.as_ref());
+    write_png(&a.output, image.width(), image.height(), PixelFormat::Rgb8, image.pixels())
+        .map_err(|e| e.to_string())
+}
