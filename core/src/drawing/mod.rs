@@ -7,7 +7,7 @@
 //! - [`mod@reference`]: profile `drawingbench-1.0`, the published evaluator exactly.
 //! - [`paper`]: profile `paper`, the paper's eight weighted criteria.
 //! - [`feedback`]: turn-2 feedback and the two-turn rule.
-//! - [`raster`]: what the drawing app shows, through embedded-graphics.
+//! - [`replay`] / [`raster`]: what the drawing app draws, painted through embedded-graphics.
 //!
 //! [`judge`] is the entry point from a model's raw text to a verdict; [`Verdict::to_row`]
 //! encodes it as a batch row (format in `docs/drawing.md`).
@@ -19,6 +19,7 @@ pub mod pyfmt;
 pub mod pyjson;
 pub mod raster;
 pub mod reference;
+pub mod replay;
 pub mod task;
 pub mod ui;
 
@@ -133,5 +134,20 @@ impl Verdict {
             }
         }
         m
+    }
+}
+
+/// The `paper` verdict on a model's raw text: text that is not an action list (not JSON, not a
+/// list, or a list the reference cannot read) scores 0 on every criterion.
+/// `Err` only for more than [`actions::MAX_ACTIONS`] actions.
+pub fn judge_paper(
+    raw: &[u8],
+    criteria: &Criteria,
+    ui: &UiConfig,
+) -> Result<paper::PaperResult, ActionsError> {
+    match Actions::parse(raw) {
+        Ok(a) => Ok(paper::evaluate(&a, criteria, ui)),
+        Err(e @ ActionsError::TooMany(_)) => Err(e),
+        Err(_) => Ok(paper::PaperResult::not_a_list()),
     }
 }

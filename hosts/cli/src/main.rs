@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod diff_trace;
+mod draw;
 mod pack;
 mod xlogo;
 
@@ -30,6 +31,8 @@ enum Command {
     Pack(pack::PackArgs),
     /// XLogo-Mini: evaluate code against tasks, print prompts, render pictures.
     Xlogo(xlogo::XlogoArgs),
+    /// DrawingBench: score action sequences (one file or a batch) and render them to PNG.
+    Draw(draw::DrawArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,5 +45,6 @@ fn main() -> ExitCode {
         Command::DiffTrace(args) => diff_trace::run(args),
         Command::Pack(args) => pack::run(args),
         Command::Xlogo(args) => xlogo::run(args),
+        Command::Draw(args) => draw::run(args),
     }
 }
