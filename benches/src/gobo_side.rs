@@ -2,8 +2,10 @@
 //! library calls the criterion benches use. A workload whose gobo side does not exist yet is
 //! reported as [`Outcome::Unavailable`] with the reason, never guessed.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::evaluate::{DrawingCases, XlogoCases};
 use crate::suite::{Mode, Suite, Workload};
 
 /// One measured figure ("higher is better", in `unit`).
@@ -13,6 +15,8 @@ pub struct Figure {
     pub unit: String,
     pub median_ms: f64,
     pub runs: usize,
+    /// Set when the results were not all as expected (says what differed).
+    pub note: Option<String>,
 }
 
 /// A figure, or why there is none.
@@ -44,7 +48,97 @@ pub fn median_ms(runs: usize, mut f: impl FnMut() -> Result<(), String>) -> Resu
 /// Turns a median time for `work` units into a figure in `unit`.
 pub fn figure(unit: &str, work: f64, median_ms: f64, runs: usize) -> Figure {
     let value = if median_ms > 0.0 { work / (median_ms / 1e3) } else { f64::INFINITY };
-    Figure { value, unit: unit.to_string(), median_ms, runs }
+    Figure { value, unit: unit.to_string(), median_ms, runs, note: None }
+}
+
+/// Throughput of `pass` (which does `per_pass` units of work): one untimed warm-up pass, then
+/// `runs` runs, each repeating passes for at least `min_secs`; the median rate and the median
+/// time of one pass.
+pub fn rate(
+    runs: usize,
+    min_secs: f64,
+    per_pass: usize,
+    mut pass: impl FnMut() -> Result<(), String>,
+) -> Result<(f64, f64), String> {
+    pass()?;
+    let mut rates = Vec::with_capacity(runs.max(1));
+    let mut pass_ms = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let mut passes = 0u32;
+        while passes == 0 || start.elapsed().as_secs_f64() < min_secs {
+            pass()?;
+            passes += 1;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        rates.push(f64::from(passes) * per_pass as f64 / secs);
+        pass_ms.push(secs * 1e3 / f64::from(passes));
+    }
+    Ok((median(&mut rates), median(&mut pass_ms)))
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[mid],
+        _ => (v[mid - 1] + v[mid]) / 2.0,
+    }
+}
+
+/// gobo's evaluations/s on the XLogo REAL tasks (`None` shared material: unavailable).
+pub fn xlogo(shared: Option<&Path>, runs: usize) -> Outcome {
+    let Some(shared) = shared else {
+        return Outcome::Unavailable("no ../shared (set GOBO_SHARED)".into());
+    };
+    let cases = match XlogoCases::load(shared) {
+        Ok(c) => c,
+        Err(e) => return Outcome::Unavailable(e),
+    };
+    let n = cases.cases.len();
+    let ok = match cases.run() {
+        Ok(ok) => ok,
+        Err(e) => return Outcome::Unavailable(format!("evaluation failed: {e}")),
+    };
+    match rate(runs, 0.5, n, || cases.run().map(drop)) {
+        Ok((value, ms)) => {
+            let mut f =
+                Figure { value, unit: "evaluations/s".into(), median_ms: ms, runs, note: None };
+            if ok != n {
+                f.note = Some(format!("{ok} of {n} reference solutions succeed"));
+            }
+            Outcome::Figure(f)
+        }
+        Err(e) => Outcome::Unavailable(e),
+    }
+}
+
+/// gobo's evaluations/s on DrawingBench's recorded turns.
+pub fn drawing(shared: Option<&Path>, runs: usize) -> Outcome {
+    let Some(shared) = shared else {
+        return Outcome::Unavailable("no ../shared (set GOBO_SHARED)".into());
+    };
+    let cases = match DrawingCases::load(shared) {
+        Ok(c) => c,
+        Err(e) => return Outcome::Unavailable(e),
+    };
+    let n = cases.cases.len();
+    let same = match cases.run() {
+        Ok(s) => s,
+        Err(e) => return Outcome::Unavailable(format!("evaluation failed: {e}")),
+    };
+    match rate(runs, 0.5, n, || cases.run().map(drop)) {
+        Ok((value, ms)) => {
+            let mut f =
+                Figure { value, unit: "evaluations/s".into(), median_ms: ms, runs, note: None };
+            if same != n {
+                f.note = Some(format!("{same} of {n} scores equal the recorded ones"));
+            }
+            Outcome::Figure(f)
+        }
+        Err(e) => Outcome::Unavailable(e),
+    }
 }
 
 /// gobo's figure for a Scratch workload.

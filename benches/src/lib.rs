@@ -6,6 +6,7 @@
 //! evaluate) and the `compare` binary (`benches/compare.sh`) share these definitions, so a
 //! workload means the same thing in both. How figures are measured: `docs/performance.md`.
 
+pub mod evaluate;
 pub mod gobo_side;
 pub mod reference;
 pub mod suite;

@@ -174,3 +174,68 @@ pub fn scratch_references(loc: &Locations, runs: usize, only: &str) -> Vec<Refer
     });
     refs
 }
+
+/// The Python interpreter for the Python references: the given one, else the venv made by the
+/// install steps in docs/performance.md (`$XDG_CACHE_HOME/gobo-bench/venv`), else `python3`.
+pub fn python_for_references(given: Option<PathBuf>) -> OsString {
+    if let Some(p) = given {
+        return p.into_os_string();
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")));
+    if let Some(venv) = cache.map(|c| c.join("gobo-bench/venv/bin/python")) {
+        if venv.is_file() {
+            return venv.into_os_string();
+        }
+    }
+    os("python3")
+}
+
+/// The Python references (XLogo emulator, DrawingBench evaluator); `runs` timed runs each.
+pub fn python_references(loc: &Locations, runs: usize, python: &OsString) -> Vec<Reference> {
+    let have_python =
+        Command::new(python).arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    let no_python = (!have_python).then(|| format!("{python:?} cannot be started"));
+    let no_shared = loc.shared.is_none().then(|| "no ../shared (set GOBO_SHARED)".to_string());
+    let shared = loc.shared.clone().unwrap_or_default();
+    let runs = os(runs.to_string());
+    let mut refs = Vec::new();
+    refs.push(Reference {
+        name: "XLogo (Python)".into(),
+        program: python.clone(),
+        args: vec![
+            script("xlogo.py"),
+            os("--runs"),
+            runs.clone(),
+            os("--repo"),
+            loc.xlogo_repo.clone().unwrap_or_default().into_os_string(),
+            os("--tasks"),
+            shared.join("xlogo/real_tasks.jsonl").into_os_string(),
+        ],
+        missing: no_python.clone().or(no_shared.clone()).or_else(|| {
+            loc.xlogo_repo
+                .is_none()
+                .then(|| "no aied2024-xlogo-tasksyn checkout given (--xlogo-repo DIR)".into())
+        }),
+    });
+    refs.push(Reference {
+        name: "DrawingBench (Python)".into(),
+        program: python.clone(),
+        args: vec![
+            script("drawingbench.py"),
+            os("--runs"),
+            runs,
+            os("--repo"),
+            loc.drawingbench_repo.clone().unwrap_or_default().into_os_string(),
+            os("--shared"),
+            shared.join("drawingbench").into_os_string(),
+        ],
+        missing: no_python.or(no_shared).or_else(|| {
+            loc.drawingbench_repo
+                .is_none()
+                .then(|| "no DrawingBench checkout given (--drawingbench-repo DIR)".into())
+        }),
+    });
+    refs
+}

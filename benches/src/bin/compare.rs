@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use clap::Parser;
+use gobo_benches::evaluate::{DRAWINGBENCH_RECORDED, XLOGO_REAL};
 use gobo_benches::gobo_side::{self, Outcome};
 use gobo_benches::reference::{self, Locations, Run};
 use gobo_benches::suite::Suite;
@@ -33,6 +34,13 @@ struct Args {
     /// Checkout of hyunjun1121/DrawingBench (the Python evaluator).
     #[arg(long)]
     drawingbench_repo: Option<PathBuf>,
+    /// Python interpreter for the Python references (default: $XDG_CACHE_HOME/gobo-bench/venv,
+    /// else python3).
+    #[arg(long)]
+    python: Option<PathBuf>,
+    /// Timed runs of the Python references (each takes seconds per pass).
+    #[arg(long, default_value_t = 3)]
+    python_runs: usize,
     /// Only gobo's figures.
     #[arg(long)]
     no_references: bool,
@@ -43,6 +51,16 @@ fn default_turbowarp_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
     Some(cache.join("gobo-bench").join("turbowarp"))
+}
+
+/// gobo's side of an evaluation workload: shared material, runs.
+type Measure = fn(Option<&std::path::Path>, usize) -> Outcome;
+
+fn report(name: &str, outcome: &Outcome) {
+    match outcome {
+        Outcome::Figure(f) => eprintln!("gobo {name}: {} {}", table::si(f.value), f.unit),
+        Outcome::Unavailable(why) => eprintln!("gobo {name}: {why}"),
+    }
 }
 
 fn main() {
@@ -74,18 +92,38 @@ fn main() {
     let mut lines = Vec::new();
     for w in &selected {
         let outcome = gobo_side::scratch(&suite, w, args.runs);
-        match &outcome {
-            Outcome::Figure(f) => eprintln!("gobo {}: {} {}", w.name, table::si(f.value), f.unit),
-            Outcome::Unavailable(why) => eprintln!("gobo {}: {why}", w.name),
-        }
+        report(&w.name, &outcome);
         lines.push(Line { workload: w.name.clone(), unit: w.unit.clone(), gobo: outcome });
+    }
+
+    let want = |name: &str| wanted.as_ref().is_none_or(|names| names.contains(&name));
+    let evaluations: [(&str, Measure); 2] =
+        [(XLOGO_REAL, gobo_side::xlogo), (DRAWINGBENCH_RECORDED, gobo_side::drawing)];
+    for (name, measure) in evaluations {
+        if want(name) {
+            let outcome = measure(shared.as_deref(), args.runs);
+            report(name, &outcome);
+            lines.push(Line { workload: name.into(), unit: "evaluations/s".into(), gobo: outcome });
+        }
     }
 
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     if !args.no_references {
         let only: Vec<&str> = selected.iter().map(|w| w.name.as_str()).collect();
-        for r in reference::scratch_references(&loc, args.runs, &only.join(",")) {
+        let mut refs = Vec::new();
+        if !only.is_empty() {
+            refs.extend(reference::scratch_references(&loc, args.runs, &only.join(",")));
+        }
+        let python = reference::python_for_references(args.python.clone());
+        for r in reference::python_references(&loc, args.python_runs, &python) {
+            let evaluates =
+                if r.name.starts_with("XLogo") { XLOGO_REAL } else { DRAWINGBENCH_RECORDED };
+            if want(evaluates) {
+                refs.push(r);
+            }
+        }
+        for r in refs {
             match r.run() {
                 Run::Rows(found) => rows.extend(found),
                 Run::Skipped(why) => notes.push(format!("{}: skipped: {why}", r.name)),
@@ -101,6 +139,13 @@ fn main() {
         }
     }
     println!("{}", table::markdown(&lines, &columns, &rows));
+    for line in &lines {
+        if let Outcome::Figure(f) = &line.gobo {
+            if let Some(note) = &f.note {
+                println!("- gobo {}: {note}", line.workload);
+            }
+        }
+    }
     for r in rows.iter().filter(|r| r.note.is_some()) {
         println!("- {} {}: {}", r.implementation, r.workload, r.note.as_deref().unwrap_or(""));
     }
