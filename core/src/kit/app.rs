@@ -3,6 +3,7 @@
 //! and draws the current screen onto any `DrawTarget`. Firmware and host tests run this same
 //! code, so a host rendering of frame N is the kit's display at frame N, pixel for pixel.
 
+use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use core::fmt;
 
@@ -11,6 +12,7 @@ use embedded_graphics::prelude::*;
 
 use super::input::{Buttons, KeyMapper, Keys};
 use super::screen;
+use super::xlogo::{PlayError, Player, PlayerState, XLogoProgram};
 use super::Kit;
 use crate::image::{self, ImageError, ProgramKind};
 
@@ -24,6 +26,8 @@ pub enum Shown {
         /// Held keys ([`Keys`] bits).
         held: u8,
     },
+    /// An XLogo run being played.
+    XLogo(PlayerState),
 }
 
 impl fmt::Display for Shown {
@@ -31,6 +35,7 @@ impl fmt::Display for Shown {
         match self {
             Self::Error => f.write_str("error"),
             Self::Diagnostics { held } => write!(f, "diagnostics keys={held:02x}"),
+            Self::XLogo(state) => write!(f, "xlogo {state}"),
         }
     }
 }
@@ -42,6 +47,8 @@ pub enum BootError {
     Image(ImageError),
     /// The image is valid but this build cannot play its kind of program.
     Unsupported(ProgramKind),
+    /// The program in the image cannot be played.
+    Play(PlayError),
 }
 
 impl fmt::Display for BootError {
@@ -49,6 +56,7 @@ impl fmt::Display for BootError {
         match self {
             Self::Image(e) => e.fmt(f),
             Self::Unsupported(kind) => write!(f, "{kind} programs cannot be played by this build"),
+            Self::Play(e) => e.fmt(f),
         }
     }
 }
@@ -57,6 +65,7 @@ impl fmt::Display for BootError {
 enum Mode {
     Error { title: &'static str, message: String },
     Diagnostics { held: u8 },
+    XLogo(Box<Player>),
 }
 
 /// The kit application state.
@@ -77,15 +86,28 @@ impl<'img> App<'img> {
     }
 
     fn load(bytes: &[u8]) -> Mode {
-        let error = match image::decode(bytes) {
-            Ok(img) => BootError::Unsupported(img.kind),
-            Err(e) => BootError::Image(e),
+        let error = match Self::play(bytes) {
+            Ok(mode) => return mode,
+            Err(e) => e,
         };
         let title = match error {
             BootError::Image(_) => "image rejected",
-            BootError::Unsupported(_) => "cannot play",
+            BootError::Unsupported(_) | BootError::Play(_) => "cannot play",
         };
         Mode::Error { title, message: error.to_string() }
+    }
+
+    fn play(bytes: &[u8]) -> Result<Mode, BootError> {
+        let img = image::decode(bytes).map_err(BootError::Image)?;
+        match img.kind {
+            ProgramKind::XLogo => {
+                let program: XLogoProgram =
+                    img.payload_as(ProgramKind::XLogo).map_err(BootError::Image)?;
+                let player = Player::new(&program).map_err(BootError::Play)?;
+                Ok(Mode::XLogo(Box::new(player)))
+            }
+            kind => Err(BootError::Unsupported(kind)),
+        }
     }
 
     /// The kit this app runs on.
@@ -107,16 +129,20 @@ impl<'img> App<'img> {
     }
 
     /// Whether the picture can no longer change without a button press (the error and
-    /// diagnostics screens are static).
+    /// diagnostics screens are static; a played run has reached its end).
     pub fn finished(&self) -> bool {
-        matches!(self.mode, Mode::Error { .. } | Mode::Diagnostics { .. })
+        match &self.mode {
+            Mode::Error { .. } | Mode::Diagnostics { .. } => true,
+            Mode::XLogo(player) => player.state().done,
+        }
     }
 
     /// What the display shows now.
     pub fn shown(&self) -> Shown {
-        match self.mode {
+        match &self.mode {
             Mode::Error { .. } => Shown::Error,
-            Mode::Diagnostics { held } => Shown::Diagnostics { held },
+            Mode::Diagnostics { held } => Shown::Diagnostics { held: *held },
+            Mode::XLogo(player) => Shown::XLogo(player.state()),
         }
     }
 
@@ -134,6 +160,7 @@ impl<'img> App<'img> {
             Mode::Diagnostics { held } => *held = keys.held,
             _ if chord_now => self.mode = Mode::Diagnostics { held: keys.held },
             Mode::Error { .. } => {}
+            Mode::XLogo(player) => player.step_frame(keys),
         }
         self.frame == 1 || self.shown() != before
     }
@@ -150,6 +177,7 @@ impl<'img> App<'img> {
             Mode::Diagnostics { held } => {
                 screen::draw_diagnostics(&mut target, Keys { held: *held, ..Keys::default() })
             }
+            Mode::XLogo(player) => player.draw(&mut target),
         }
     }
 }

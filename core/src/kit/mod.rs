@@ -97,7 +97,7 @@ pub const CLUE: Kit = Kit {
     name: "Adafruit CLUE (nRF52840)",
     display: DisplaySpec { width: 240, height: 240, depth: ColorDepth::Rgb565 },
     flash_bytes: 0xED000 - 0x26000,
-    firmware_flash_bytes: 256 * 1024,
+    firmware_flash_bytes: 128 * 1024,
     ram_bytes: 256 * 1024,
     heap_bytes: 160 * 1024,
     buttons: Buttons::AB,

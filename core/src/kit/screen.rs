@@ -181,6 +181,77 @@ impl<D: DrawTarget> DrawTarget for Scaled<'_, D> {
     }
 }
 
+/// A `DrawTarget` adapter that draws a large logical picture shrunk by `num / den` (at most 1)
+/// at `offset` on the wrapped target, by point sampling: logical pixel (x, y) lands on
+/// (x * num / den, y * num / den), rounded down, and the last pixel drawn there wins. Thin
+/// lines and small shapes drawn late stay visible; the result is the same on every machine.
+#[derive(Debug)]
+pub struct Shrunk<'a, D> {
+    target: &'a mut D,
+    num: i32,
+    den: i32,
+    offset: Point,
+    size: Size,
+}
+
+impl<'a, D: DrawTarget> Shrunk<'a, D> {
+    /// Wraps `target` to draw a `size` picture into at most `room` pixels at `offset`, keeping
+    /// the aspect ratio; pictures that already fit are drawn 1:1.
+    pub fn fit(target: &'a mut D, size: Size, room: Size, offset: Point) -> Self {
+        let (w, h) = (size.width.max(1) as i32, size.height.max(1) as i32);
+        let (rw, rh) = (room.width as i32, room.height as i32);
+        // Compare rw / w with rh / h without division.
+        let (num, den) = if rw * h <= rh * w { (rw, w) } else { (rh, h) };
+        let (num, den) = if num >= den { (1, 1) } else { (num.max(1), den) };
+        Self { target, num, den, offset, size }
+    }
+
+    /// The size the picture takes on the target.
+    pub fn scaled_size(&self) -> Size {
+        let s = |v: u32| ((v as i32 - 1) * self.num / self.den + 1).max(0) as u32;
+        Size::new(s(self.size.width), s(self.size.height))
+    }
+
+    fn map(&self, p: Point) -> Point {
+        self.offset + Point::new(p.x * self.num / self.den, p.y * self.num / self.den)
+    }
+}
+
+impl<D: DrawTarget> Dimensions for Shrunk<'_, D> {
+    fn bounding_box(&self) -> Rectangle {
+        Rectangle::new(Point::zero(), self.size)
+    }
+}
+
+impl<D: DrawTarget> DrawTarget for Shrunk<'_, D> {
+    type Color = D::Color;
+    type Error = D::Error;
+
+    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
+    where
+        I: IntoIterator<Item = Pixel<Self::Color>>,
+    {
+        let bounds = self.bounding_box();
+        for Pixel(p, color) in pixels {
+            if bounds.contains(p) {
+                let at = self.map(p);
+                self.target.draw_iter(core::iter::once(Pixel(at, color)))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn fill_solid(&mut self, area: &Rectangle, color: Self::Color) -> Result<(), Self::Error> {
+        let area = area.intersection(&self.bounding_box());
+        let Some(last) = area.bottom_right() else {
+            return Ok(());
+        };
+        // The target pixels hit by the area's pixels form exactly this rectangle (num <= den).
+        let (a, b) = (self.map(area.top_left), self.map(last));
+        self.target.fill_solid(&Rectangle::with_corners(a, b), color)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +275,18 @@ mod tests {
         Pixel(Point::new(1, 0), BinaryColor::On).draw(&mut scaled).unwrap();
         Pixel(Point::new(5, 0), BinaryColor::On).draw(&mut scaled).unwrap(); // outside: dropped
         display.assert_pattern(&["   ##", "   ##"]);
+    }
+
+    #[test]
+    fn shrunk_samples_points_and_fills_exactly() {
+        let mut display = MockDisplay::<BinaryColor>::new();
+        let mut shrunk = Shrunk::fit(&mut display, Size::new(8, 8), Size::new(4, 4), Point::zero());
+        assert_eq!(shrunk.scaled_size(), Size::new(4, 4));
+        shrunk
+            .fill_solid(&Rectangle::new(Point::new(2, 0), Size::new(4, 2)), BinaryColor::On)
+            .unwrap();
+        Pixel(Point::new(7, 7), BinaryColor::Off).draw(&mut shrunk).unwrap();
+        display.assert_pattern(&[" ## ", "    ", "    ", "   ."]);
     }
 
     #[test]

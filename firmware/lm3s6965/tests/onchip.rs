@@ -78,6 +78,22 @@ fn diagnostics_chord_toggles() -> TestResult {
     check(app.shown() == Shown::Error, "chord again reboots the image")
 }
 
+fn sample_image_plays_to_the_end() -> TestResult {
+    let sample = include_bytes!("../../images/sample.bin");
+    let mut app = App::boot(&LM3S6965, sample);
+    check(app.error_message().is_none(), "sample image rejected")?;
+    let mut frames = 0;
+    while !app.finished() && frames < 2_000 {
+        app.step(Buttons::NONE);
+        frames += 1;
+    }
+    check(matches!(app.shown(), Shown::XLogo(s) if s.done && s.step == s.steps), "not at the end")?;
+    let mut fb = oled::OledFramebuffer::new();
+    app.draw(&mut fb).map_err(|_| "draw")?;
+    hprintln!("  sample: {} frames, heap peak {} bytes", frames, HEAP.peak());
+    check(fb.data().iter().any(|&b| b != 0), "final picture is blank")
+}
+
 fn heap_tracks_peak() -> TestResult {
     let before = HEAP.used();
     let block: Vec<u8> = Vec::with_capacity(3000);
@@ -113,12 +129,13 @@ const TESTS: &[Test] = &[
     ("damaged_images_rejected", damaged_images_rejected),
     ("app_shows_error_screen_for_garbage", app_shows_error_screen_for_garbage),
     ("diagnostics_chord_toggles", diagnostics_chord_toggles),
+    ("sample_image_plays_to_the_end", sample_image_plays_to_the_end),
     ("heap_tracks_peak", heap_tracks_peak),
     ("frame_clock_ticks", frame_clock_ticks),
     ("oled_frame_is_sent_without_stalling", oled_frame_is_sent_without_stalling),
 ];
 
-const HEAP_BYTES: usize = 16 * 1024;
+const HEAP_BYTES: usize = LM3S6965.heap_bytes as usize;
 
 #[entry]
 fn main() -> ! {
