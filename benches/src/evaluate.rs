@@ -1,14 +1,17 @@
 //! The evaluation workloads on the shared material (`../shared`, never copied into the repo):
 //! the 85 REAL XLogo tasks with their reference solutions, and DrawingBench's 308 recorded
 //! turns with their tasks' criteria. Both gobo and the Python references evaluate the same
-//! inputs; gobo starts from JSON text (it parses task and code / actions on every evaluation),
-//! the Python references from already-parsed objects.
+//! inputs. The Python references start from already-parsed objects (dicts and lists); gobo is
+//! measured both ways: `run` starts from JSON text (parsing task and code, or actions, every
+//! time: the host's path), `run_parsed` from parsed JSON values like the references (for XLogo
+//! it still builds the task and world from the value every time, as `execute` does).
 
 use std::path::Path;
 
+use gobo::drawing::actions::Actions;
 use gobo::drawing::task::{dataset_from_json, Criteria};
 use gobo::drawing::ui::UiConfig;
-use gobo::xlogo::{evaluate_bytes, CodeInput};
+use gobo::xlogo::{code_json, evaluate_bytes, evaluate_program, load, CodeInput, World};
 use serde_json::Value;
 
 /// The name of the XLogo workload in the comparison table.
@@ -20,6 +23,8 @@ pub const DRAWINGBENCH_RECORDED: &str = "drawingbench_recorded";
 #[derive(Debug, Clone)]
 pub struct XlogoCases {
     pub cases: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The same, parsed.
+    pub values: Vec<(Value, Value)>,
 }
 
 fn read(path: &Path) -> Result<String, String> {
@@ -32,6 +37,7 @@ impl XlogoCases {
         let path = shared.join("xlogo").join("real_tasks.jsonl");
         let text = read(&path)?;
         let mut cases = Vec::new();
+        let mut values = Vec::new();
         for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let row: Value = serde_json::from_str(line)
                 .map_err(|e| format!("{} line {}: {e}", path.display(), n + 1))?;
@@ -43,8 +49,21 @@ impl XlogoCases {
                 ));
             };
             cases.push((task.to_string().into_bytes(), code.to_string().into_bytes()));
+            values.push((task.clone(), code.clone()));
         }
-        Ok(XlogoCases { cases })
+        Ok(XlogoCases { cases, values })
+    }
+
+    /// Like [`XlogoCases::run`], from parsed JSON values.
+    pub fn run_parsed(&self) -> Result<usize, String> {
+        let mut ok = 0;
+        for (task, code) in &self.values {
+            let task = load::task_from_value(task).map_err(|e| e.to_string())?;
+            let world = World::new(&task);
+            let program = code_json::parse_value(code).map_err(|e| e.to_string())?;
+            ok += usize::from(evaluate_program(&world, &program).success());
+        }
+        Ok(ok)
     }
 
     /// Evaluates every case once; returns how many reference solutions succeed.
@@ -63,6 +82,9 @@ impl XlogoCases {
 pub struct DrawingCases {
     pub ui: UiConfig,
     pub cases: Vec<(Vec<u8>, Criteria, Option<f64>)>,
+    /// The actions parsed (`None` where the text is not a list of actions: those cases are
+    /// judged from the text in [`DrawingCases::run_parsed`] too).
+    pub parsed: Vec<Option<Actions>>,
 }
 
 impl DrawingCases {
@@ -92,7 +114,25 @@ impl DrawingCases {
                 cases.push((actions.to_string().into_bytes(), task.criteria.clone(), score));
             }
         }
-        Ok(DrawingCases { ui, cases })
+        let parsed = cases.iter().map(|(raw, _, _)| Actions::parse(raw).ok()).collect();
+        Ok(DrawingCases { ui, cases, parsed })
+    }
+
+    /// Like [`DrawingCases::run`], from parsed actions.
+    pub fn run_parsed(&self) -> Result<usize, String> {
+        let mut same = 0;
+        for ((raw, criteria, recorded), actions) in self.cases.iter().zip(&self.parsed) {
+            let score = match actions {
+                Some(a) => {
+                    gobo::drawing::reference::evaluate(a, criteria, &self.ui).ok().map(|e| e.score)
+                }
+                None => gobo::drawing::judge(raw, criteria, &self.ui)
+                    .map_err(|e| e.to_string())?
+                    .score(),
+            };
+            same += usize::from(score == *recorded);
+        }
+        Ok(same)
     }
 
     /// Evaluates every case once; returns how many scores equal the recorded ones.

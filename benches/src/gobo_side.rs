@@ -87,7 +87,8 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// gobo's evaluations/s on the XLogo REAL tasks (`None` shared material: unavailable).
+/// gobo's evaluations/s on the XLogo REAL tasks, from parsed JSON values like the Python
+/// reference (`None` shared material: unavailable).
 pub fn xlogo(shared: Option<&Path>, runs: usize) -> Outcome {
     let Some(shared) = shared else {
         return Outcome::Unavailable("no ../shared (set GOBO_SHARED)".into());
@@ -97,11 +98,11 @@ pub fn xlogo(shared: Option<&Path>, runs: usize) -> Outcome {
         Err(e) => return Outcome::Unavailable(e),
     };
     let n = cases.cases.len();
-    let ok = match cases.run() {
+    let ok = match cases.run_parsed() {
         Ok(ok) => ok,
         Err(e) => return Outcome::Unavailable(format!("evaluation failed: {e}")),
     };
-    match rate(runs, 0.5, n, || cases.run().map(drop)) {
+    match rate(runs, 0.5, n, || cases.run_parsed().map(drop)) {
         Ok((value, ms)) => {
             let mut f =
                 Figure { value, unit: "evaluations/s".into(), median_ms: ms, runs, note: None };
@@ -114,7 +115,8 @@ pub fn xlogo(shared: Option<&Path>, runs: usize) -> Outcome {
     }
 }
 
-/// gobo's evaluations/s on DrawingBench's recorded turns.
+/// gobo's evaluations/s on DrawingBench's recorded turns, from parsed actions like the Python
+/// reference.
 pub fn drawing(shared: Option<&Path>, runs: usize) -> Outcome {
     let Some(shared) = shared else {
         return Outcome::Unavailable("no ../shared (set GOBO_SHARED)".into());
@@ -124,11 +126,11 @@ pub fn drawing(shared: Option<&Path>, runs: usize) -> Outcome {
         Err(e) => return Outcome::Unavailable(e),
     };
     let n = cases.cases.len();
-    let same = match cases.run() {
+    let same = match cases.run_parsed() {
         Ok(s) => s,
         Err(e) => return Outcome::Unavailable(format!("evaluation failed: {e}")),
     };
-    match rate(runs, 0.5, n, || cases.run().map(drop)) {
+    match rate(runs, 0.5, n, || cases.run_parsed().map(drop)) {
         Ok((value, ms)) => {
             let mut f =
                 Figure { value, unit: "evaluations/s".into(), median_ms: ms, runs, note: None };
