@@ -148,7 +148,9 @@ impl Emulator {
         self.cells.clear();
         self.visited.clear();
         self.visited.resize(world.words(), 0);
-        for &(x, y) in &self.trace {
+        // A draw goal reads only the edges: skip indexing the trace.
+        let trace = if world.goal_reads_trace() { self.trace.as_slice() } else { &[] };
+        for &(x, y) in trace {
             let cell = cell_index(world.cols, x, y);
             self.cells.push(cell as u32);
             if let Some(w) = self.visited.get_mut(cell / 64) {

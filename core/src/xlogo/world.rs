@@ -121,6 +121,11 @@ impl World {
         self.start
     }
 
+    /// Whether the goal looks at visited cells (item goals) rather than drawn edges.
+    pub(crate) fn goal_reads_trace(&self) -> bool {
+        matches!(self.goal, GoalCheck::Items { .. })
+    }
+
     pub(crate) fn words(&self) -> usize {
         self.cells.len().div_ceil(64)
     }
