@@ -120,11 +120,14 @@ pub fn pack_scratch() -> Result<Packed, PackError> {
     })
 }
 
-/// Packing a drawing needs the DrawingBench canvas (issue 6), not in this build.
+/// Packing a drawing is refused: the DrawingBench rasterizer (`crate::drawing::raster`) paints
+/// an RGBA canvas of the task's full size (2.8 MB for the default 1000x700), more than any
+/// kit's RAM; kit playback needs a rasterizer that paints at the display's size.
 pub fn pack_drawing() -> Result<Packed, PackError> {
     Err(PackError::Unsupported {
         kind: ProgramKind::Drawing,
-        why: "the drawing program-image payload is not implemented in this build yet",
+        why: "the drawing rasterizer needs a full-size RGBA canvas (width x height x 4 bytes, \
+              2.8 MB at 1000x700), more than any kit's RAM",
     })
 }
 
