@@ -184,3 +184,39 @@ fn million_long_cycle_is_found() {
     let e = err(&text);
     assert!(matches!(e, LoadError::Cycle { .. }), "{e}");
 }
+
+#[test]
+fn repair_mode_drops_broken_references_and_warns() {
+    let options = project::LoadOptions { repair_references: true };
+    let broken = with_blocks(
+        r#"{"a":{"opcode":"x","next":"gone","inputs":{"I":[3,"b","missing"]}},
+            "b":{"opcode":"y","parent":"a"},
+            "c":{"opcode":"x","next":"b"},
+            "d":{"opcode":"x","next":"e","parent":"e"},"e":{"opcode":"x","next":"d","parent":"d"}}"#,
+    );
+    let p = project::load_with(broken.as_bytes(), &options).expect("repaired");
+    let blocks = &p.targets[0].blocks;
+    let get = |id: &str| blocks.get(blocks.index_of(id).unwrap()).unwrap();
+    assert_eq!(get("a").next, None);
+    assert_eq!(get("a").inputs[0].shadow, None);
+    // `b` keeps its first owner (a's input); c's `next` to it is dropped.
+    assert!(get("a").inputs[0].value.is_some());
+    assert_eq!(get("c").next, None);
+    let kinds: Vec<&str> = p
+        .warnings
+        .iter()
+        .map(|w| match w {
+            LoadError::DanglingBlock { .. } => "dangling",
+            LoadError::SharedBlock { .. } => "shared",
+            LoadError::Cycle { .. } => "cycle",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["dangling", "dangling", "shared", "cycle", "cycle"]);
+    // The repaired project is a forest: it loads strictly after saving.
+    let saved = project::save(&p);
+    let strict = project::load(&saved).expect("repaired project loads strictly");
+    assert!(strict.warnings.is_empty());
+    // The same input fails strictly.
+    assert!(project::load(broken.as_bytes()).is_err());
+}

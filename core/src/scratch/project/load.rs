@@ -11,22 +11,44 @@ use super::model::{
     Broadcast, Comment, Costume, Extra, List, Meta, Monitor, Project, Sound, Target, Variable,
 };
 use super::read::{array, boolean, literal, number, number_in, object, opt_string, string};
+use super::refs::Report;
 
 /// Largest integer a JavaScript number holds exactly; bounds counts such as `sampleCount`.
 const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 
-/// Loads a `project.json` (Scratch 3 format).
+/// How [`load_with`] treats broken block references.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Instead of failing on a dangling, shared or cyclic block reference, drop the reference
+    /// and record the problem in [`Project::warnings`]. scratch-vm loads such projects (a
+    /// missing block ends its script or reads as an empty input), so real projects saved with
+    /// such damage still run.
+    pub repair_references: bool,
+}
+
+/// Loads a `project.json` (Scratch 3 format), strictly.
 ///
 /// Opcodes are not validated. Fails with a [`LoadError`] naming the place of the first problem:
 /// malformed JSON, a wrong type, a dangling, shared or cyclic block reference, an impossible
 /// number, or a project without exactly one stage.
 pub fn load(bytes: &[u8]) -> Result<Project, LoadError> {
-    let root = Json::parse(bytes).map_err(|e| LoadError::from_json(&e))?;
-    load_json(root)
+    load_with(bytes, &LoadOptions::default())
 }
 
-/// Loads a project from an already parsed [`Json`] tree.
+/// Loads a `project.json` with options (e.g. repairing broken block references).
+pub fn load_with(bytes: &[u8], options: &LoadOptions) -> Result<Project, LoadError> {
+    let root = Json::parse(bytes).map_err(|e| LoadError::from_json(&e))?;
+    load_json_with(root, options)
+}
+
+/// Loads a project from an already parsed [`Json`] tree, strictly.
 pub fn load_json(root: Json) -> Result<Project, LoadError> {
+    load_json_with(root, &LoadOptions::default())
+}
+
+/// Loads a project from an already parsed [`Json`] tree, with options.
+pub fn load_json_with(root: Json, options: &LoadOptions) -> Result<Project, LoadError> {
+    let mut report = Report { repair: options.repair_references, warnings: Vec::new() };
     let path = Path::ROOT;
     let mut targets = None;
     let mut monitors = Vec::new();
@@ -39,7 +61,7 @@ pub fn load_json(root: Json) -> Result<Project, LoadError> {
             "targets" => {
                 let mut list = Vec::new();
                 for (i, t) in array(value, &p)?.into_iter().enumerate() {
-                    list.push(load_target(t, &p.index(i))?);
+                    list.push(load_target(t, &p.index(i), &mut report)?);
                 }
                 targets = Some(list);
             }
@@ -64,7 +86,7 @@ pub fn load_json(root: Json) -> Result<Project, LoadError> {
             .key("targets")
             .invalid("a project needs exactly one target with isStage true"));
     }
-    Ok(Project { targets, monitors, extensions, meta, extra })
+    Ok(Project { targets, monitors, extensions, meta, extra, warnings: report.warnings })
 }
 
 fn load_meta(node: Json, path: &Path) -> Result<Meta, LoadError> {
@@ -81,7 +103,7 @@ fn load_meta(node: Json, path: &Path) -> Result<Meta, LoadError> {
     Ok(meta)
 }
 
-fn load_target(node: Json, path: &Path) -> Result<Target, LoadError> {
+fn load_target(node: Json, path: &Path, report: &mut Report) -> Result<Target, LoadError> {
     let pairs = object(node, path)?;
     let mut t = Target {
         is_stage: false,
@@ -162,7 +184,7 @@ fn load_target(node: Json, path: &Path) -> Result<Target, LoadError> {
     t.is_stage = is_stage.ok_or_else(|| path.missing("isStage"))?;
     t.name = name.ok_or_else(|| path.missing("name"))?;
     if let Some(blocks) = blocks {
-        t.blocks = load_blocks(blocks, &path.key("blocks"))?;
+        t.blocks = load_blocks(blocks, &path.key("blocks"), report)?;
     }
     Ok(t)
 }

@@ -1,11 +1,8 @@
 //! Loads a target's `blocks` map into [`Blocks`]: block objects and top-level primitive arrays,
-//! inputs, fields and mutations, then resolves `next`/`parent`/input ids to indices and checks
-//! that the references form a forest. Every walk is iterative, so a million-deep script costs
-//! linear time and constant Rust stack.
+//! inputs, fields and mutations. Linking the ids they name is [`super::refs`]'s job.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 
 use super::blocks::{
@@ -16,10 +13,11 @@ use super::error::{LoadError, Path};
 use super::json::{Json, Num};
 use super::model::{Extra, Literal};
 use super::read::{array, boolean, literal, loose_bool, number, object, opt_string, string};
+use super::refs::{link, Report};
 
 /// Where an unresolved block id was written.
 #[derive(Debug, Clone, Copy)]
-enum Slot {
+pub(crate) enum Slot {
     Next,
     Parent,
     /// Second element of input `n`.
@@ -30,16 +28,20 @@ enum Slot {
 
 /// A block id awaiting resolution.
 #[derive(Debug)]
-struct Pending {
-    block: usize,
-    slot: Slot,
-    id: String,
+pub(crate) struct Pending {
+    pub(crate) block: usize,
+    pub(crate) slot: Slot,
+    pub(crate) id: String,
 }
 
 /// Placeholder index until references are resolved.
-const UNRESOLVED: BlockIdx = BlockIdx(u32::MAX);
+pub(crate) const UNRESOLVED: BlockIdx = BlockIdx(u32::MAX);
 
-pub(crate) fn load_blocks(node: Json, path: &Path) -> Result<Blocks, LoadError> {
+pub(crate) fn load_blocks(
+    node: Json,
+    path: &Path,
+    report: &mut Report,
+) -> Result<Blocks, LoadError> {
     let pairs = object(node, path)?;
     if pairs.len() >= u32::MAX as usize {
         return Err(LoadError::TooLarge { path: path.render(), limit: u32::MAX as usize - 1 });
@@ -62,9 +64,7 @@ pub(crate) fn load_blocks(node: Json, path: &Path) -> Result<Blocks, LoadError> 
         by_id.insert(b.id.clone(), BlockIdx(i as u32));
     }
     let mut blocks = Blocks { list, by_id };
-    resolve(&mut blocks, pending, path)?;
-    check_forest(&blocks, path)?;
-    check_parents(&blocks, path)?;
+    link(&mut blocks, pending, path, report)?;
     Ok(blocks)
 }
 
@@ -310,154 +310,4 @@ fn string_list(node: &Json, path: &Path) -> Result<Vec<String>, LoadError> {
         out.push(string(item, &path.index(i))?);
     }
     Ok(out)
-}
-
-/// Renders the path of a reference slot for an error message.
-fn slot_path(blocks: &Blocks, path: &Path, block: usize, slot: Slot) -> String {
-    let Some(b) = blocks.list.get(block) else {
-        return path.render();
-    };
-    let bp = path.key(&b.id);
-    let input_path = |n: usize, at: usize| match b.inputs.get(n) {
-        Some(input) => bp.key("inputs").key(&input.name).index(at).render(),
-        None => bp.key("inputs").render(),
-    };
-    match slot {
-        Slot::Next => bp.key("next").render(),
-        Slot::Parent => bp.key("parent").render(),
-        Slot::InputValue(n) => input_path(n, 1),
-        Slot::InputShadow(n) => input_path(n, 2),
-    }
-}
-
-fn resolve(blocks: &mut Blocks, pending: Vec<Pending>, path: &Path) -> Result<(), LoadError> {
-    for p in pending {
-        let Some(target) = blocks.by_id.get(&p.id).copied() else {
-            return Err(LoadError::DanglingBlock {
-                path: slot_path(blocks, path, p.block, p.slot),
-                id: p.id,
-            });
-        };
-        let Some(b) = blocks.list.get_mut(p.block) else {
-            continue;
-        };
-        let input_slot = |inputs: &mut Vec<Input>, n: usize, shadow: bool| {
-            if let Some(input) = inputs.get_mut(n) {
-                let value = if shadow { &mut input.shadow } else { &mut input.value };
-                *value = Some(InputValue::Block(target));
-            }
-        };
-        match p.slot {
-            Slot::Next => b.next = Some(target),
-            Slot::Parent => b.parent = Some(target),
-            Slot::InputValue(n) => input_slot(&mut b.inputs, n, false),
-            Slot::InputShadow(n) => input_slot(&mut b.inputs, n, true),
-        }
-    }
-    Ok(())
-}
-
-/// The child edges of a block (`next`, then input values and shadows), with their slots.
-fn children(b: &Block) -> impl Iterator<Item = (Slot, BlockIdx)> + '_ {
-    let next = b.next.map(|n| (Slot::Next, n));
-    let inputs = b.inputs.iter().enumerate().flat_map(|(n, input)| {
-        let value = match input.value {
-            Some(InputValue::Block(i)) => Some((Slot::InputValue(n), i)),
-            _ => None,
-        };
-        let shadow = match input.shadow {
-            Some(InputValue::Block(i)) => Some((Slot::InputShadow(n), i)),
-            _ => None,
-        };
-        value.into_iter().chain(shadow)
-    });
-    next.into_iter().chain(inputs)
-}
-
-/// Checks that `next` and input references form a forest: no block is the child of two
-/// places, and every block is reachable from a block that is nobody's child.
-fn check_forest(blocks: &Blocks, path: &Path) -> Result<(), LoadError> {
-    let n = blocks.list.len();
-    // The unique block whose `next` or input holds each block.
-    let mut owner: Vec<Option<u32>> = vec![None; n];
-    for (i, b) in blocks.list.iter().enumerate() {
-        for (slot, child) in children(b) {
-            let Some(o) = owner.get_mut(child.get()) else {
-                continue;
-            };
-            if o.is_some() {
-                let id = blocks.list.get(child.get()).map(|c| c.id.clone());
-                return Err(LoadError::SharedBlock {
-                    path: slot_path(blocks, path, i, slot),
-                    id: id.unwrap_or_default(),
-                });
-            }
-            *o = Some(i as u32);
-        }
-    }
-    // Walk down from the roots with an explicit stack.
-    let mut seen = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&i| owner[i].is_none()).collect();
-    while let Some(i) = stack.pop() {
-        let Some(b) = blocks.list.get(i) else {
-            continue;
-        };
-        if let Some(s) = seen.get_mut(i) {
-            *s = true;
-        }
-        stack.extend(children(b).map(|(_, c)| c.get()));
-    }
-    let Some(start) = seen.iter().position(|s| !s) else {
-        return Ok(());
-    };
-    // Every unreachable block hangs below a cycle; climb owners to a block on it.
-    let mut climbed = vec![false; n];
-    let mut at = start;
-    while let Some(false) = climbed.get(at).copied() {
-        climbed[at] = true;
-        match owner.get(at).copied().flatten() {
-            Some(o) => at = o as usize,
-            None => break,
-        }
-    }
-    Err(LoadError::Cycle {
-        path: path.render(),
-        id: blocks.list.get(at).map(|b| b.id.clone()).unwrap_or_default(),
-    })
-}
-
-/// Checks that following `parent` never loops.
-fn check_parents(blocks: &Blocks, path: &Path) -> Result<(), LoadError> {
-    const UNVISITED: u32 = u32::MAX;
-    const DONE: u32 = u32::MAX - 1;
-    // For each block: UNVISITED, DONE, or the start index of the walk now visiting it.
-    let mut state = vec![UNVISITED; blocks.list.len()];
-    for start in 0..blocks.list.len() {
-        let mut at = Some(start);
-        while let Some(i) = at {
-            match state.get(i).copied() {
-                Some(UNVISITED) => {
-                    state[i] = start as u32;
-                    at = blocks.list.get(i).and_then(|b| b.parent).map(|p| p.get());
-                }
-                Some(s) if s == start as u32 => {
-                    return Err(LoadError::Cycle {
-                        path: path.render(),
-                        id: blocks.list.get(i).map(|b| b.id.clone()).unwrap_or_default(),
-                    });
-                }
-                _ => break,
-            }
-        }
-        // Mark this walk's blocks done.
-        let mut at = Some(start);
-        while let Some(i) = at {
-            if state.get(i).copied() != Some(start as u32) {
-                break;
-            }
-            state[i] = DONE;
-            at = blocks.list.get(i).and_then(|b| b.parent).map(|p| p.get());
-        }
-    }
-    Ok(())
 }

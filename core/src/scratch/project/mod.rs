@@ -18,6 +18,7 @@ mod load;
 mod load_blocks;
 mod model;
 mod read;
+mod refs;
 mod save;
 
 pub use blocks::{
@@ -26,7 +27,7 @@ pub use blocks::{
 };
 pub use error::LoadError;
 pub use json::{Json, Num};
-pub use load::{load, load_json};
+pub use load::{load, load_json, load_json_with, load_with, LoadOptions};
 pub use model::{
     Broadcast, Comment, Costume, Extra, List, Literal, Meta, Monitor, Project, Sound, Target,
     Variable,

@@ -10,6 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::blocks::Blocks;
+use super::error::LoadError;
 use super::json::{Json, Num};
 
 /// Keys of an object the loader does not interpret, in file order, saved back verbatim.
@@ -42,6 +43,9 @@ pub struct Project {
     pub meta: Option<Meta>,
     /// Unknown top-level keys.
     pub extra: Extra,
+    /// Problems repaired while loading (only with
+    /// [`LoadOptions::repair_references`](super::LoadOptions)); not saved.
+    pub warnings: Vec<LoadError>,
 }
 
 impl Project {
