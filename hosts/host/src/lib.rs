@@ -2,5 +2,7 @@
 //! PNG output and resumable parallel batch runs. Hosts adapt I/O; no semantics live here.
 
 pub mod batch;
+pub mod costume;
+mod costume_svg;
 pub mod png;
 pub mod sb3;
