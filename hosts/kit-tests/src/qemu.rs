@@ -202,6 +202,16 @@ impl Qemu {
 
 impl Drop for Qemu {
     fn drop(&mut self) {
+        // The child is `timeout`, which passes SIGTERM on to QEMU; SIGKILL would kill only
+        // `timeout` and leave QEMU running as an orphan. So: TERM first, KILL if it lingers.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .stderr(Stdio::null())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+            thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = fs::remove_file(&self.socket);
