@@ -40,6 +40,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Version => {
             println!("gobo {}", env!("CARGO_PKG_VERSION"));
+            println!("program image format {}", gobo::image::FORMAT_VERSION);
             ExitCode::SUCCESS
         }
         Command::DiffTrace(args) => diff_trace::run(args),
