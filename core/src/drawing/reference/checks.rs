@@ -78,8 +78,14 @@ pub(crate) fn coordinate_errors(ctx: &Ctx<'_>, out: &mut Vec<Issue>) -> Result<(
             ));
             continue;
         };
+        let off_screen = outside(x, 1500.0) || outside(y, 900.0);
+        let off_canvas = act.kind == Kind::MouseDown
+            && (outside(x - ui.offset_x.v, ui.width.v) || outside(y - ui.offset_y.v, ui.height.v));
+        if !off_screen && !off_canvas {
+            continue;
+        }
         let (xs, ys) = (float_repr(x), float_repr(y));
-        if !(0.0..=1500.0).contains(&x) || !(0.0..=900.0).contains(&y) {
+        if off_screen {
             let mut msg = format!(
                 "Action at index {i}: {}(x={xs}, y={ys}) - Coordinates out of screen bounds.\n",
                 a.kind_str(act.kind, "unknown")
@@ -152,6 +158,11 @@ pub(crate) fn coordinate_errors(ctx: &Ctx<'_>, out: &mut Vec<Issue>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// `v < 0 or v > hi` (false for NaN, unlike `!(0.0..=hi).contains(&v)`).
+fn outside(v: f64, hi: f64) -> bool {
+    v < 0.0 || v > hi
 }
 
 /// `_get_action_sequence_context`: actions i−2 … i+2 with raw coordinates.
