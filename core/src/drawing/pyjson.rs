@@ -310,6 +310,17 @@ impl Parser<'_> {
 
     /// A string body starting after the opening quote at `begin - 1`.
     fn string(&self, begin: usize) -> Result<(String, usize), JsonError> {
+        // Fast path: no escape before the closing quote.
+        let mut i = begin;
+        while let Some(b) = self.at(i) {
+            if b == b'"' {
+                return Ok((String::from(self.text.get(begin..i).unwrap_or("")), i + 1));
+            }
+            if b == b'\\' || b < 0x20 {
+                break;
+            }
+            i += 1;
+        }
         let mut out = String::new();
         let mut i = begin;
         loop {

@@ -71,9 +71,8 @@ impl Ctx<'_> {
     fn cell(&self, grid: &mut Grid, cx: f64, cy: f64) {
         let (w, h) = (self.ui.width.v, self.ui.height.v);
         if (0.0..=w).contains(&cx) && (0.0..=h).contains(&cy) {
-            let gx = libm::trunc(cx / w * GRID as f64);
-            let gy = libm::trunc(cy / h * GRID as f64);
-            grid.mark(gx as usize, gy as usize);
+            let (gx, gy) = cell_of(cx, cy, w, h);
+            grid.mark(gx, gy);
         }
     }
 
@@ -108,6 +107,8 @@ impl Ctx<'_> {
     pub fn grid_coverage(&self) -> Result<u32, PyException> {
         let list = &self.a.list;
         let mut grid = Grid::default();
+        // cos/sin of the 50 circle rays, computed at the first circle.
+        let mut trig: Option<[(f64, f64); 50]> = None;
         let mut drawing = false;
         let mut tool: &str = "pen";
         let mut down: Option<(Coord, Coord)> = None;
@@ -144,7 +145,7 @@ impl Ctx<'_> {
                                 (Some(x), Some(y)) => (x, y),
                                 _ => last,
                             };
-                            self.shape(&mut grid, tool, start, end)?;
+                            self.shape(&mut grid, &mut trig, tool, start, end)?;
                         }
                     }
                     drawing = false;
@@ -166,6 +167,7 @@ impl Ctx<'_> {
     fn shape(
         &self,
         grid: &mut Grid,
+        trig: &mut Option<[(f64, f64); 50]>,
         tool: &str,
         (x1, y1): (Coord, Coord),
         (x2, y2): (Coord, Coord),
@@ -196,15 +198,11 @@ impl Ctx<'_> {
             "circle" => {
                 let radius = self.radius((x1, y1), (x2, y2), cx2 - cx1, cy2 - cy1)?;
                 let n = py_int(radius / 20.0)? + 1.0;
-                let astep = 2.0 * core::f64::consts::PI / 49.0;
                 let rstep = radius / (n - 1.0);
-                for k in 0..50 {
+                for &(c, s) in trig.get_or_insert_with(rays).iter() {
                     if grid.full() {
                         break;
                     }
-                    let angle =
-                        if k == 49 { 2.0 * core::f64::consts::PI } else { k as f64 * astep };
-                    let (c, s) = (libm::cos(angle), libm::sin(angle));
                     let rho = |j: f64| {
                         if n <= 1.0 {
                             0.0 * radius
@@ -214,19 +212,17 @@ impl Ctx<'_> {
                             j * rstep
                         }
                     };
-                    let at = |j: f64| (cx1 + rho(j) * c, cy1 + rho(j) * s);
-                    self.mark_range(grid, n, &at);
+                    self.mark_range(grid, n, |j| (cx1 + rho(j) * c, cy1 + rho(j) * s));
                 }
             }
             "line" => {
                 let (dx, dy) = (cx2 - cx1, cy2 - cy1);
                 let steps = py_int(py_max(libm::fabs(dx), libm::fabs(dy)))? + 1.0;
                 let denom = (steps - 1.0).max(1.0);
-                let at = |i: f64| {
+                self.mark_range(grid, steps, |i| {
                     let t = i / denom;
                     (cx1 + t * dx, cy1 + t * dy)
-                };
-                self.mark_range(grid, steps, &at);
+                });
             }
             _ => {}
         }
@@ -279,45 +275,110 @@ impl Ctx<'_> {
     }
 
     /// Marks the cells of samples `at(0..n)` that lie on the canvas. Each coordinate of `at` is
-    /// monotone in the index, so the inside samples form one range: find it by bisection.
-    fn mark_range(&self, grid: &mut Grid, n: f64, at: &dyn Fn(f64) -> (f64, f64)) {
+    /// monotone in the index, so the inside samples form one range (found by bisection) and the
+    /// cell of a sample is monotone too: two samples in the same cell enclose only samples of
+    /// that cell, so runs of one cell are skipped by galloping.
+    fn mark_range(&self, grid: &mut Grid, n: f64, at: impl Fn(f64) -> (f64, f64)) {
         let (w, h) = (self.ui.width.v, self.ui.height.v);
-        if n <= 0.0 {
+        if n.is_nan() || n <= 0.0 {
             return;
         }
         let last = n - 1.0;
         let (x0, y0) = at(0.0);
         let (xn, yn) = at(last);
-        let (lo_x, hi_x) = inside_range(n, x0 <= xn, w, &|i| at(i).0);
-        let (lo_y, hi_y) = inside_range(n, y0 <= yn, h, &|i| at(i).1);
-        let mut i = lo_x.max(lo_y);
-        let end = hi_x.min(hi_y);
-        while i < end {
+        let (lo_x, hi_x) = inside_range(n, x0 <= xn, w, |i| at(i).0);
+        let (lo_y, hi_y) = inside_range(n, y0 <= yn, h, |i| at(i).1);
+        let (lo, end) = (lo_x.max(lo_y), hi_x.min(hi_y));
+        if lo >= end {
+            return;
+        }
+        let cell_at = |i: f64| {
             let (x, y) = at(i);
-            self.cell(grid, x, y);
-            i += 1.0;
+            cell_of(x, y, w, h)
+        };
+        let mut i = lo;
+        let mut c = cell_at(i);
+        grid.mark(c.0, c.1);
+        let mut stride = 1.0f64;
+        // Each pass either moves to a new cell or doubles the stride: bounded by the cells the
+        // range crosses times the bits of its length.
+        for _ in 0..100_000 {
+            let j = (i + stride).min(end - 1.0);
+            if j <= i {
+                break;
+            }
+            let cj = cell_at(j);
+            if cj == c {
+                i = j;
+                stride *= 2.0;
+                continue;
+            }
+            // The first index in (i, j] whose cell differs from c.
+            let (mut a, mut b) = (i, j);
+            while b - a > 1.0 {
+                let mid = floor_index(a / 2.0 + b / 2.0);
+                if mid <= a || mid >= b {
+                    break;
+                }
+                if cell_at(mid) == c {
+                    a = mid;
+                } else {
+                    b = mid;
+                }
+            }
+            i = b;
+            c = cell_at(i);
+            grid.mark(c.0, c.1);
+            stride = 1.0;
         }
     }
 }
 
+/// The grid cell of an on-canvas point: `min(int(x / w * 20), 19)` per axis.
+fn cell_of(x: f64, y: f64, w: f64, h: f64) -> (usize, usize) {
+    let g = GRID as f64;
+    // In range [0, 20]: the cast truncates like Python's int().
+    (((x / w * g) as usize).min(GRID - 1), ((y / h * g) as usize).min(GRID - 1))
+}
+
+/// `floor` of a non-negative index (a cast below 2^53, where every integer is exact).
+fn floor_index(v: f64) -> f64 {
+    if v < 9.0e15 {
+        (v as u64) as f64
+    } else {
+        libm::floor(v)
+    }
+}
+
+/// cos/sin of `np.linspace(0, 2π, 50)`.
+fn rays() -> [(f64, f64); 50] {
+    let step = 2.0 * core::f64::consts::PI / 49.0;
+    let mut out = [(0.0, 0.0); 50];
+    for (k, slot) in out.iter_mut().enumerate() {
+        let angle = if k == 49 { 2.0 * core::f64::consts::PI } else { k as f64 * step };
+        *slot = (libm::cos(angle), libm::sin(angle));
+    }
+    out
+}
+
 /// The index range `[lo, hi)` of `0..n` where `0 <= f(i) <= limit`, for `f` monotone
 /// (non-decreasing when `rising`).
-fn inside_range(n: f64, rising: bool, limit: f64, f: &dyn Fn(f64) -> f64) -> (f64, f64) {
+fn inside_range(n: f64, rising: bool, limit: f64, f: impl Fn(f64) -> f64) -> (f64, f64) {
     if rising {
-        (first(n, &|i| f(i) >= 0.0), first(n, &|i| f(i) > limit))
+        (first(n, |i| f(i) >= 0.0), first(n, |i| f(i) > limit))
     } else {
-        (first(n, &|i| f(i) <= limit), first(n, &|i| f(i) < 0.0))
+        (first(n, |i| f(i) <= limit), first(n, |i| f(i) < 0.0))
     }
 }
 
 /// The first index in `0..n` where `pred` holds (`pred` false then true), or `n`.
-fn first(n: f64, pred: &dyn Fn(f64) -> bool) -> f64 {
+fn first(n: f64, pred: impl Fn(f64) -> bool) -> f64 {
     let (mut lo, mut hi) = (0.0f64, n);
     for _ in 0..2200 {
         if lo >= hi {
             break;
         }
-        let mid = libm::floor(lo / 2.0 + hi / 2.0);
+        let mid = floor_index(lo / 2.0 + hi / 2.0);
         if mid < lo || mid >= hi {
             return if pred(lo) { lo } else { hi };
         }
@@ -328,4 +389,71 @@ fn first(n: f64, pred: &dyn Fn(f64) -> bool) -> f64 {
         }
     }
     hi
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::drawing::actions::Actions;
+    use crate::drawing::ui::UiConfig;
+
+    /// The reference's loops, sample by sample.
+    fn naive(tool: &str, (cx1, cy1): (f64, f64), (cx2, cy2): (f64, f64)) -> u32 {
+        let mut grid = Grid::default();
+        let mut mark = |x: f64, y: f64| {
+            if (0.0..=1000.0).contains(&x) && (0.0..=700.0).contains(&y) {
+                let (gx, gy) = cell_of(x, y, 1000.0, 700.0);
+                grid.mark(gx, gy);
+            }
+        };
+        if tool == "line" {
+            let steps = libm::trunc(libm::fabs(cx2 - cx1).max(libm::fabs(cy2 - cy1))) as u64 + 1;
+            for i in 0..steps {
+                let t = i as f64 / (steps.saturating_sub(1).max(1)) as f64;
+                mark(cx1 + t * (cx2 - cx1), cy1 + t * (cy2 - cy1));
+            }
+        } else {
+            let r = libm::sqrt((cx2 - cx1) * (cx2 - cx1) + (cy2 - cy1) * (cy2 - cy1));
+            let n = libm::trunc(r / 20.0) as u64 + 1;
+            for (c, s) in rays() {
+                for j in 0..n {
+                    let rho = if n == 1 {
+                        0.0
+                    } else if j == n - 1 {
+                        r
+                    } else {
+                        j as f64 * (r / (n - 1) as f64)
+                    };
+                    mark(cx1 + rho * c, cy1 + rho * s);
+                }
+            }
+        }
+        grid.count()
+    }
+
+    #[test]
+    fn galloping_marks_the_same_cells_as_every_sample() {
+        let ui = UiConfig::drawingbench_default();
+        let actions = Actions::default();
+        let ctx = Ctx { a: &actions, ui: &ui };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |span: f64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % 1_000_000) as f64 / 1_000_000.0 * span - span / 4.0
+        };
+        for k in 0..3000 {
+            let span = if k % 3 == 0 { 4000.0 } else { 1400.0 };
+            let a = (libm::round(rnd(span) * 4.0) / 4.0, libm::round(rnd(span)));
+            let b = (rnd(span), libm::round(rnd(span) * 2.0) / 2.0);
+            for tool in ["line", "circle"] {
+                let mut grid = Grid::default();
+                let mut trig = None;
+                let c = |p: (f64, f64)| (Coord::Float(p.0 + 90.0), Coord::Float(p.1 + 70.0));
+                ctx.shape(&mut grid, &mut trig, tool, c(a), c(b)).unwrap();
+                assert_eq!(grid.count(), naive(tool, a, b), "{tool} {a:?} {b:?}");
+            }
+        }
+    }
 }
