@@ -1,5 +1,11 @@
 //! Scratch 3: project model and loader, compiler to a program image, the VM and its observations.
 
+pub mod blocks;
+pub mod compile;
 pub mod diff;
+pub mod image;
 pub mod project;
+pub mod scenario;
+pub mod trace;
 pub mod value;
+pub mod vm;

@@ -9,6 +9,8 @@ mod diff_trace;
 mod draw;
 mod pack;
 mod xlogo;
+mod project_input;
+mod run;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -33,6 +35,8 @@ enum Command {
     Xlogo(xlogo::XlogoArgs),
     /// DrawingBench: score action sequences (one file or a batch) and render them to PNG.
     Draw(draw::DrawArgs),
+    /// Run a Scratch project on the virtual clock and write its trace (docs/trace.md).
+    Run(run::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,5 +51,6 @@ fn main() -> ExitCode {
         Command::Pack(args) => pack::run(args),
         Command::Xlogo(args) => xlogo::run(args),
         Command::Draw(args) => draw::run(args),
+        Command::Run(args) => run::run(args),
     }
 }

@@ -1,0 +1,126 @@
+//! Block semantics, one module per family, as `impl Vm` methods called by [`Vm::execute`]
+//! (statements) and by the reporter evaluator. Each follows the matching
+//! `scratch-vm/src/blocks/scratch3_*.js` file.
+
+pub mod control;
+pub mod data;
+pub mod events;
+pub mod looks;
+pub mod motion;
+pub mod operators;
+pub mod procedures;
+pub mod sensing;
+
+use crate::scratch::image::{Sop, StmtId};
+use crate::scratch::value::cast::{to_bool, to_number};
+use crate::scratch::vm::Vm;
+
+impl Vm {
+    /// scratch-vm's `execute(sequencer, thread)` for the active thread's top block `cur`:
+    /// evaluate the block's inputs, then run it.
+    pub(crate) fn execute(&mut self, cur: StmtId) {
+        let img = self.img.clone();
+        let s = &img.stmts[cur as usize];
+        let args = &img.args[s.args as usize..s.args as usize + s.nargs as usize];
+        let t = self.th().target;
+        match &s.op {
+            Sop::Hat | Sop::HatGreater(_) | Sop::HatTouching => {}
+            Sop::Unimplemented | Sop::Nop => {
+                for k in 0..args.len() {
+                    self.arg(args, k, t);
+                }
+            }
+            Sop::Repeat => {
+                let n = to_number(&self.arg(args, 0, t));
+                self.repeat(cur, n);
+            }
+            Sop::Forever => self.step_to_branch(cur, 0, true),
+            Sop::If => {
+                if to_bool(&self.arg(args, 0, t)) {
+                    self.step_to_branch(cur, 0, false);
+                }
+            }
+            Sop::IfElse => {
+                let b = if to_bool(&self.arg(args, 0, t)) { 0 } else { 1 };
+                self.step_to_branch(cur, b, false);
+            }
+            Sop::RepeatUntil => {
+                if !to_bool(&self.arg(args, 0, t)) {
+                    self.step_to_branch(cur, 0, true);
+                }
+            }
+            Sop::While => {
+                if to_bool(&self.arg(args, 0, t)) {
+                    self.step_to_branch(cur, 0, true);
+                }
+            }
+            Sop::WaitUntil => {
+                if !to_bool(&self.arg(args, 0, t)) {
+                    self.yield_now();
+                }
+            }
+            Sop::SetVar(slot) => {
+                let v = self.arg(args, 0, t);
+                if let Some(x) = self.var_mut(t, *slot) {
+                    *x = v;
+                }
+            }
+            Sop::ChangeVar(slot) => {
+                let d = to_number(&self.arg(args, 0, t));
+                if let Some(x) = self.var_mut(t, *slot) {
+                    *x = crate::scratch::value::Value::Num(to_number(x) + d);
+                }
+            }
+            op => self.execute_other(op, cur, args, t),
+        }
+    }
+
+    fn execute_other(&mut self, op: &Sop, cur: StmtId, args: &[u32], t: u32) {
+        match op {
+            Sop::Wait
+            | Sop::ForEach(_)
+            | Sop::Stop(_)
+            | Sop::CreateClone
+            | Sop::DeleteClone
+            | Sop::AllAtOnce
+            | Sop::IncrCounter
+            | Sop::ClearCounter => self.exec_control(op, cur, args, t),
+            Sop::AddToList(_)
+            | Sop::DeleteOfList(_)
+            | Sop::DeleteAllOfList(_)
+            | Sop::InsertAtList(_)
+            | Sop::ReplaceItemOfList(_) => self.exec_data(op, args, t),
+            Sop::Broadcast | Sop::BroadcastAndWait => self.exec_events(op, args, t),
+            Sop::Call { .. } => self.exec_call(op, args, t),
+            Sop::AskAndWait | Sop::ResetTimer | Sop::SetDragMode(_) => {
+                self.exec_sensing(op, args, t)
+            }
+            Sop::MoveSteps
+            | Sop::TurnRight
+            | Sop::TurnLeft
+            | Sop::GoTo
+            | Sop::GoToXY
+            | Sop::GlideTo
+            | Sop::GlideSecsToXY
+            | Sop::PointInDirection
+            | Sop::PointTowards
+            | Sop::ChangeX
+            | Sop::SetX
+            | Sop::ChangeY
+            | Sop::SetY
+            | Sop::IfOnEdgeBounce
+            | Sop::SetRotationStyle(_) => self.exec_motion(op, args, t),
+            _ => self.exec_looks(op, args, t),
+        }
+    }
+
+    /// `util.yield()`.
+    pub(crate) fn yield_now(&mut self) {
+        self.th().status = crate::scratch::vm::thread::Status::Yield;
+    }
+
+    /// `util.yieldTick()`.
+    pub(crate) fn yield_tick(&mut self) {
+        self.th().status = crate::scratch::vm::thread::Status::YieldTick;
+    }
+}

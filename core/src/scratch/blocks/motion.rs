@@ -1,0 +1,171 @@
+//! Motion blocks (`motion_*`) as target state: position, direction, glides on the virtual
+//! clock, rotation style. Fencing to the stage and bouncing need costume geometry and come
+//! with the stage geometry (next issue); positions are set unfenced here.
+
+use crate::scratch::image::Sop;
+use crate::scratch::value::cast::{to_number, to_str_value};
+use crate::scratch::value::Value;
+use crate::scratch::vm::io::js_round;
+use crate::scratch::vm::target::RotationStyle;
+use crate::scratch::vm::thread::Ctx;
+use crate::scratch::vm::Vm;
+
+use super::looks::wrap_clamp;
+
+impl Vm {
+    /// `RenderedTarget.setXY`.
+    pub(crate) fn set_xy(&mut self, t: u32, x: f64, y: f64) {
+        if t == self.stage {
+            return;
+        }
+        let i = &mut self.insts[t as usize];
+        i.x = x;
+        i.y = y;
+        if i.visible {
+            self.redraw = true;
+        }
+    }
+
+    /// `RenderedTarget.setDirection`.
+    pub(crate) fn set_direction(&mut self, t: u32, d: f64) {
+        if t == self.stage || !d.is_finite() {
+            return;
+        }
+        let i = &mut self.insts[t as usize];
+        i.direction = wrap_clamp(d, -179.0, 180.0);
+        if i.visible {
+            self.redraw = true;
+        }
+    }
+
+    /// `getTargetXY` of a menu value (`_mouse_`, `_random_` or a sprite name).
+    fn target_xy(&mut self, v: &Value) -> Option<(f64, f64)> {
+        if let Value::Str(s) = v {
+            match &**s {
+                "_mouse_" => {
+                    return Some((to_number(&self.io.mouse_x), to_number(&self.io.mouse_y)));
+                }
+                "_random_" => {
+                    let x = js_round(480.0 * (self.rng.next_f64() - 0.5));
+                    let y = js_round(360.0 * (self.rng.next_f64() - 0.5));
+                    return Some((x, y));
+                }
+                _ => {}
+            }
+        }
+        let o = self.sprite_by_name(&to_str_value(v))?;
+        let i = &self.insts[o as usize];
+        Some((i.x, i.y))
+    }
+
+    fn glide(&mut self, t: u32, secs: f64, x: f64, y: f64) {
+        let now = self.current_msecs;
+        match *self.th().ctx() {
+            Ctx::Glide([start, dur, sx, sy, ex, ey]) => {
+                let el = now - start;
+                if el < dur {
+                    let f = el / dur;
+                    self.set_xy(t, sx + f * (ex - sx), sy + f * (ey - sy));
+                    self.yield_now();
+                } else {
+                    self.set_xy(t, ex, ey);
+                }
+            }
+            _ => {
+                let d = (1000.0 * secs).max(0.0);
+                let i = &self.insts[t as usize];
+                *self.th().ctx() = Ctx::Glide([now, d, i.x, i.y, x, y]);
+                if d <= 0.0 {
+                    self.set_xy(t, x, y);
+                    return;
+                }
+                self.yield_now();
+            }
+        }
+    }
+
+    pub(crate) fn exec_motion(&mut self, op: &Sop, args: &[u32], t: u32) {
+        let (x, y, dir) = {
+            let i = &self.insts[t as usize];
+            (i.x, i.y, i.direction)
+        };
+        match op {
+            Sop::MoveSteps => {
+                let s = to_number(&self.arg(args, 0, t));
+                let r = (core::f64::consts::PI * (90.0 - dir)) / 180.0;
+                self.set_xy(t, x + s * libm::cos(r), y + s * libm::sin(r));
+            }
+            Sop::TurnRight | Sop::TurnLeft => {
+                let d = to_number(&self.arg(args, 0, t));
+                self.set_direction(t, if *op == Sop::TurnRight { dir + d } else { dir - d });
+            }
+            Sop::GoTo => {
+                let v = self.arg(args, 0, t);
+                if let Some((nx, ny)) = self.target_xy(&v) {
+                    self.set_xy(t, nx, ny);
+                }
+            }
+            Sop::GoToXY => {
+                let nx = to_number(&self.arg(args, 0, t));
+                let ny = to_number(&self.arg(args, 1, t));
+                self.set_xy(t, nx, ny);
+            }
+            Sop::GlideSecsToXY => {
+                let s = to_number(&self.arg(args, 0, t));
+                let nx = to_number(&self.arg(args, 1, t));
+                let ny = to_number(&self.arg(args, 2, t));
+                self.glide(t, s, nx, ny);
+            }
+            Sop::GlideTo => {
+                let s = to_number(&self.arg(args, 0, t));
+                let v = self.arg(args, 1, t);
+                let (nx, ny) = self.target_xy(&v).unwrap_or((0.0, 0.0));
+                self.glide(t, s, nx, ny);
+            }
+            Sop::PointInDirection => {
+                let d = to_number(&self.arg(args, 0, t));
+                self.set_direction(t, d);
+            }
+            Sop::PointTowards => {
+                let v = self.arg(args, 0, t);
+                if matches!(&v, Value::Str(s) if &**s == "_random_") {
+                    let r = self.rng.next_f64();
+                    self.set_direction(t, js_round(r * 360.0) - 180.0);
+                    return;
+                }
+                if let Some((tx, ty)) = self.target_xy(&v) {
+                    let dx = tx - x;
+                    let dy = ty - y;
+                    let d = 90.0 - libm::atan2(dy, dx) * 180.0 / core::f64::consts::PI;
+                    self.set_direction(t, d);
+                }
+            }
+            Sop::ChangeX => {
+                let d = to_number(&self.arg(args, 0, t));
+                self.set_xy(t, x + d, y);
+            }
+            Sop::SetX => {
+                let nx = to_number(&self.arg(args, 0, t));
+                self.set_xy(t, nx, y);
+            }
+            Sop::ChangeY => {
+                let d = to_number(&self.arg(args, 0, t));
+                self.set_xy(t, x, y + d);
+            }
+            Sop::SetY => {
+                let ny = to_number(&self.arg(args, 0, t));
+                self.set_xy(t, x, ny);
+            }
+            Sop::IfOnEdgeBounce => {}
+            Sop::SetRotationStyle(s) => {
+                if let Some(r) = RotationStyle::parse(s) {
+                    self.insts[t as usize].rotation = r;
+                }
+                if t != self.stage && self.insts[t as usize].visible {
+                    self.redraw = true;
+                }
+            }
+            _ => {}
+        }
+    }
+}

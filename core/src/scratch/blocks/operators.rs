@@ -1,0 +1,153 @@
+//! Operator blocks (`operator_*`): arithmetic, comparison, logic, `pick random`, text and
+//! `mathop`, as scratch-vm's `scratch3_operators.js` computes them.
+
+use alloc::string::String;
+
+use crate::scratch::image::ops::MathFn;
+use crate::scratch::image::Rop;
+use crate::scratch::value::cast::{self, to_number};
+use crate::scratch::value::Value;
+use crate::scratch::vm::random::Mulberry32;
+
+/// add, subtract, multiply, divide, mod.
+pub fn arith(op: &Rop, a: &Value, b: &Value) -> Value {
+    let x = to_number(a);
+    let y = to_number(b);
+    Value::Num(match op {
+        Rop::Add => x + y,
+        Rop::Sub => x - y,
+        Rop::Mul => x * y,
+        Rop::Div => x / y,
+        _ => {
+            // Floored modulo: result has the divisor's sign.
+            let mut r = x % y;
+            if r / y < 0.0 {
+                r += y;
+            }
+            r
+        }
+    })
+}
+
+/// gt, lt, equals.
+pub fn compare(op: &Rop, a: &Value, b: &Value) -> Value {
+    let c = cast::compare(a, b);
+    Value::Bool(match op {
+        Rop::Gt => c > 0.0,
+        Rop::Lt => c < 0.0,
+        _ => c == 0.0,
+    })
+}
+
+/// and, or.
+pub fn logic(op: &Rop, a: &Value, b: &Value) -> Value {
+    let x = cast::to_bool(a);
+    let y = cast::to_bool(b);
+    Value::Bool(if *op == Rop::And { x && y } else { x || y })
+}
+
+/// `pick random`: integer when both ends are integers (one draw either way).
+pub fn random(from: &Value, to: &Value, rng: &mut Mulberry32) -> Value {
+    let nfrom = to_number(from);
+    let nto = to_number(to);
+    let low = if nfrom <= nto { nfrom } else { nto };
+    let high = if nfrom <= nto { nto } else { nfrom };
+    if low == high {
+        return Value::Num(low);
+    }
+    let r = rng.next_f64();
+    if cast::is_int(from) && cast::is_int(to) {
+        Value::Num(low + libm::floor(r * ((high + 1.0) - low)))
+    } else {
+        Value::Num((r * (high - low)) + low)
+    }
+}
+
+/// `join`, bounded by the string budget.
+pub fn join(a: &Value, b: &Value, max: usize) -> Value {
+    let mut s = String::new();
+    cast::with_str(a, |x| s.push_str(x));
+    cast::with_str(b, |x| s.push_str(x));
+    if s.len() > max {
+        let mut cut = max;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+    }
+    Value::string(s)
+}
+
+/// UTF-16 code units of a string (JavaScript string indexing).
+fn utf16_len(s: &str) -> usize {
+    s.encode_utf16().count()
+}
+
+/// `letter (n) of (text)` (1-based UTF-16 index, "" when out of range).
+pub fn letter_of(n: &Value, text: &Value) -> Value {
+    let i = to_number(n) - 1.0;
+    cast::with_str(text, |s| {
+        if i.is_nan() || i < 0.0 || i >= utf16_len(s) as f64 {
+            return Value::empty();
+        }
+        let i = libm::floor(i) as usize;
+        let unit: alloc::vec::Vec<u16> = s.encode_utf16().skip(i).take(1).collect();
+        Value::string(String::from_utf16_lossy(&unit))
+    })
+}
+
+/// `length of`.
+pub fn length(v: &Value) -> Value {
+    Value::Num(cast::with_str(v, utf16_len) as f64)
+}
+
+/// `contains` (case-insensitive).
+pub fn contains(a: &Value, b: &Value) -> Value {
+    cast::with_str(a, |x| {
+        cast::with_str(b, |y| Value::Bool(x.to_lowercase().contains(&y.to_lowercase())))
+    })
+}
+
+/// `parseFloat(x.toFixed(10))`.
+fn round10(x: f64) -> f64 {
+    use crate::scratch::value::number::{js_to_fixed, parse_js_number};
+    if !x.is_finite() {
+        return x;
+    }
+    parse_js_number(&js_to_fixed(x, 10))
+}
+
+/// `mathop`.
+pub fn mathop(f: MathFn, v: &Value) -> Value {
+    let n = to_number(v);
+    let pi = core::f64::consts::PI;
+    Value::Num(match f {
+        MathFn::Abs => libm::fabs(n),
+        MathFn::Floor => libm::floor(n),
+        MathFn::Ceiling => libm::ceil(n),
+        MathFn::Sqrt => libm::sqrt(n),
+        MathFn::Sin => round10(libm::sin((pi * n) / 180.0)),
+        MathFn::Cos => round10(libm::cos((pi * n) / 180.0)),
+        MathFn::Tan => tan_deg(n),
+        MathFn::Asin => libm::asin(n) * 180.0 / core::f64::consts::PI,
+        MathFn::Acos => libm::acos(n) * 180.0 / core::f64::consts::PI,
+        MathFn::Atan => libm::atan(n) * 180.0 / core::f64::consts::PI,
+        MathFn::Ln => libm::log(n),
+        MathFn::Log => libm::log(n) / core::f64::consts::LN_10,
+        MathFn::Exp => libm::exp(n),
+        MathFn::Pow10 => libm::pow(10.0, n),
+        MathFn::Unknown => 0.0,
+    })
+}
+
+/// `MathUtil.tan`: ±Infinity at 90/270 degrees, else rounded to 10 places.
+fn tan_deg(angle: f64) -> f64 {
+    let a = angle % 360.0;
+    if a == -270.0 || a == 90.0 {
+        f64::INFINITY
+    } else if a == -90.0 || a == 270.0 {
+        f64::NEG_INFINITY
+    } else {
+        round10(libm::tan(core::f64::consts::PI * a / 180.0))
+    }
+}

@@ -1,0 +1,363 @@
+//! The operations of compiled statements ([`Sop`]) and reporters ([`Rop`]) and the hats that
+//! start scripts ([`Hat`]). Field values (menus that are fields, not inputs) are resolved into
+//! the operation at compile time; inputs are expressions listed in the documented order.
+
+use super::Slot;
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+
+/// What starts a script.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Hat {
+    /// `event_whenflagclicked`.
+    Flag,
+    /// `event_whenkeypressed`, key name upper-cased.
+    Key(String),
+    /// `event_whenthisspriteclicked`.
+    SpriteClicked,
+    /// `event_whenstageclicked`.
+    StageClicked,
+    /// `event_whenbroadcastreceived`, message name upper-cased.
+    Broadcast(String),
+    /// `event_whenbackdropswitchesto`, backdrop name upper-cased.
+    Backdrop(String),
+    /// `event_whengreaterthan` (edge-activated; predicate in the hat statement).
+    GreaterThan,
+    /// `event_whentouchingobject` (edge-activated).
+    Touching,
+    /// `control_start_as_clone`.
+    StartAsClone,
+    /// `procedures_definition`: not started by events.
+    Procedure,
+    /// A hat with no implementation, or a loose top-level block: never started.
+    None,
+}
+
+/// Graphic effects, in scratch-vm's `effects` key order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Effect {
+    /// color
+    Color = 0,
+    /// fisheye
+    Fisheye,
+    /// whirl
+    Whirl,
+    /// pixelate
+    Pixelate,
+    /// mosaic
+    Mosaic,
+    /// brightness
+    Brightness,
+    /// ghost
+    Ghost,
+}
+
+/// Names of [`Effect`]s in key order.
+pub const EFFECT_NAMES: [&str; 7] =
+    ["color", "fisheye", "whirl", "pixelate", "mosaic", "brightness", "ghost"];
+
+/// Options of `control_stop`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StopKind {
+    /// "all"
+    All,
+    /// "this script"
+    ThisScript,
+    /// "other scripts in sprite" / "other scripts in stage"
+    OtherScripts,
+    /// anything else: does nothing
+    Nothing,
+}
+
+/// Functions of `operator_mathop`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MathFn {
+    /// abs
+    Abs,
+    /// floor
+    Floor,
+    /// ceiling
+    Ceiling,
+    /// sqrt
+    Sqrt,
+    /// sin (degrees, rounded to 10 places)
+    Sin,
+    /// cos (degrees, rounded to 10 places)
+    Cos,
+    /// tan (degrees; ±Infinity at 90/270)
+    Tan,
+    /// asin (degrees)
+    Asin,
+    /// acos (degrees)
+    Acos,
+    /// atan (degrees)
+    Atan,
+    /// ln
+    Ln,
+    /// log10
+    Log,
+    /// e ^
+    Exp,
+    /// 10 ^
+    Pow10,
+    /// unknown option: 0
+    Unknown,
+}
+
+/// Statement operations. Inputs are listed in brackets in the order they are stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Sop {
+    /// A hat or definition reached as a block: does nothing.
+    Hat,
+    /// `event_whengreaterthan` predicate [VALUE] with the menu option (lower-cased).
+    HatGreater(String),
+    /// `event_whentouchingobject` predicate [TOUCHINGOBJECTMENU].
+    HatTouching,
+    /// A block with no implementation: its inputs are evaluated, nothing else happens.
+    Unimplemented,
+    /// An implemented block with no observable effect here (sounds, pen): inputs evaluated.
+    Nop,
+    // ---- motion
+    /// [STEPS]
+    MoveSteps,
+    /// [DEGREES]
+    TurnRight,
+    /// [DEGREES]
+    TurnLeft,
+    /// [TO]
+    GoTo,
+    /// [X, Y]
+    GoToXY,
+    /// [SECS, TO]
+    GlideTo,
+    /// [SECS, X, Y]
+    GlideSecsToXY,
+    /// [DIRECTION]
+    PointInDirection,
+    /// [TOWARDS]
+    PointTowards,
+    /// [DX]
+    ChangeX,
+    /// [X]
+    SetX,
+    /// [DY]
+    ChangeY,
+    /// [Y]
+    SetY,
+    /// no inputs
+    IfOnEdgeBounce,
+    /// rotation style field
+    SetRotationStyle(String),
+    // ---- looks
+    /// [MESSAGE]
+    Say,
+    /// [MESSAGE, SECS]
+    SayForSecs,
+    /// [MESSAGE]
+    Think,
+    /// [MESSAGE, SECS]
+    ThinkForSecs,
+    /// no inputs
+    Show,
+    /// no inputs
+    Hide,
+    /// [COSTUME]
+    SwitchCostume,
+    /// no inputs
+    NextCostume,
+    /// [BACKDROP]
+    SwitchBackdrop,
+    /// [BACKDROP]
+    SwitchBackdropAndWait,
+    /// no inputs
+    NextBackdrop,
+    /// effect field (lower-cased) [CHANGE]
+    ChangeEffect(String),
+    /// effect field (lower-cased) [VALUE]
+    SetEffect(String),
+    /// no inputs
+    ClearEffects,
+    /// [CHANGE]
+    ChangeSize,
+    /// [SIZE]
+    SetSize,
+    /// front/back field: true for front
+    GoToFrontBack(bool),
+    /// forward/backward field: true for forward [NUM]
+    GoForwardBackward(bool),
+    // ---- sound (state only)
+    /// [VOLUME]
+    SetVolume,
+    /// [VOLUME]
+    ChangeVolume,
+    // ---- events
+    /// [BROADCAST_INPUT] (a message name)
+    Broadcast,
+    /// [BROADCAST_INPUT]
+    BroadcastAndWait,
+    // ---- control
+    /// [DURATION]
+    Wait,
+    /// [TIMES]
+    Repeat,
+    /// no inputs
+    Forever,
+    /// [CONDITION]
+    If,
+    /// [CONDITION]
+    IfElse,
+    /// [CONDITION]
+    WaitUntil,
+    /// [CONDITION]
+    RepeatUntil,
+    /// [CONDITION]
+    While,
+    /// variable [VALUE]
+    ForEach(Slot),
+    /// the option
+    Stop(StopKind),
+    /// [CLONE_OPTION]
+    CreateClone,
+    /// no inputs
+    DeleteClone,
+    /// no inputs
+    AllAtOnce,
+    /// no inputs
+    IncrCounter,
+    /// no inputs
+    ClearCounter,
+    // ---- sensing
+    /// [QUESTION]
+    AskAndWait,
+    /// no inputs
+    ResetTimer,
+    /// drag mode field: true for draggable
+    SetDragMode(bool),
+    // ---- data
+    /// variable [VALUE]
+    SetVar(Slot),
+    /// variable [VALUE]
+    ChangeVar(Slot),
+    /// list [ITEM]
+    AddToList(Slot),
+    /// list [INDEX]
+    DeleteOfList(Slot),
+    /// list
+    DeleteAllOfList(Slot),
+    /// list [ITEM, INDEX]
+    InsertAtList(Slot),
+    /// list [INDEX, ITEM]
+    ReplaceItemOfList(Slot),
+    // ---- procedures
+    /// A call: the procedure (None when no prototype exists), then one input per parameter
+    /// (`None` when the call lacks it: the default applies).
+    Call {
+        /// Index into [`super::Image::procs`].
+        proc: Option<u32>,
+        /// Interned signature for the recursion check (index into `procs` of the first
+        /// procedure with this proccode in the target, or `u32::MAX`).
+        code: u32,
+        /// For each parameter, whether the call has that input (inputs are stored only for
+        /// the parameters that have one, in parameter order).
+        present: alloc::vec::Vec<bool>,
+    },
+}
+
+/// Reporter operations. Inputs in brackets, in stored order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Rop {
+    /// A reporter with no implementation: inputs evaluated, reports `undefined`.
+    Unimplemented,
+    /// [NUM1, NUM2]
+    Add,
+    /// [NUM1, NUM2]
+    Sub,
+    /// [NUM1, NUM2]
+    Mul,
+    /// [NUM1, NUM2]
+    Div,
+    /// [FROM, TO]
+    Random,
+    /// [OPERAND1, OPERAND2]
+    Gt,
+    /// [OPERAND1, OPERAND2]
+    Lt,
+    /// [OPERAND1, OPERAND2]
+    Eq,
+    /// [OPERAND1, OPERAND2]
+    And,
+    /// [OPERAND1, OPERAND2]
+    Or,
+    /// [OPERAND]
+    Not,
+    /// [STRING1, STRING2]
+    Join,
+    /// [LETTER, STRING]
+    LetterOf,
+    /// [STRING]
+    Length,
+    /// [STRING1, STRING2]
+    Contains,
+    /// [NUM1, NUM2]
+    Mod,
+    /// [NUM]
+    Round,
+    /// [NUM]
+    MathOp(MathFn),
+    /// x position
+    XPos,
+    /// y position
+    YPos,
+    /// direction
+    Direction,
+    /// costume number (true) or name
+    CostumeNumberName(bool),
+    /// backdrop number (true) or name
+    BackdropNumberName(bool),
+    /// size
+    Size,
+    /// volume
+    Volume,
+    /// answer
+    Answer,
+    /// [KEY_OPTION]
+    KeyPressed,
+    /// mouse down?
+    MouseDown,
+    /// mouse x
+    MouseX,
+    /// mouse y
+    MouseY,
+    /// timer
+    Timer,
+    /// current (field, lower-cased)
+    Current(String),
+    /// days since 2000
+    DaysSince2000,
+    /// username
+    Username,
+    /// loudness
+    Loudness,
+    /// property field [OBJECT]
+    Of(String),
+    /// [TOUCHINGOBJECTMENU]
+    TouchingObject,
+    /// [COLOR]
+    TouchingColor,
+    /// [COLOR, COLOR2]
+    ColorTouchingColor,
+    /// [DISTANCETOMENU]
+    DistanceTo,
+    /// list contents
+    ListContents(Slot),
+    /// list [INDEX]
+    ItemOfList(Slot),
+    /// list [ITEM]
+    ItemNumOfList(Slot),
+    /// list
+    LengthOfList(Slot),
+    /// list [ITEM]
+    ListContains(Slot),
+    /// `control_get_counter`
+    Counter,
+}

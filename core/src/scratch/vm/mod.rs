@@ -1,0 +1,414 @@
+//! The Scratch VM: a deterministic port of scratch-vm 5.0.300's runtime and sequencer over a
+//! compiled [`Image`].
+//!
+//! The host owns time and input: [`Vm::step_frame`] advances exactly one virtual frame
+//! (`frame * 1000 / fps` ms) after applying that frame's [`Input`]s, like the reference
+//! harness's `oracle.step`. Work per frame is bounded by *counts* ([`Config`]), never by a
+//! clock. Submodules: [`sched`] (sequencer and hats), [`thread`], [`target`], [`random`],
+//! [`io`] (keyboard, mouse, questions, timeouts), [`eval`] (reporters), [`observe`].
+//! Block semantics live in `crate::scratch::blocks`.
+
+pub mod eval;
+pub mod io;
+pub mod observe;
+pub mod random;
+pub mod sched;
+pub mod target;
+pub mod thread;
+
+use alloc::collections::VecDeque;
+use alloc::rc::Rc;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::scratch::image::{Image, Lit, Slot, IMAGE_VERSION};
+use crate::scratch::value::Value;
+pub use io::Input;
+pub use observe::Observation;
+use random::Mulberry32;
+use target::{Instance, RotationStyle};
+use thread::Thread;
+
+/// Budgets and limits of one run. Defaults equal the reference harness's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Frames per second of the virtual clock (30, or 60).
+    pub fps: u32,
+    /// Passes over the thread list per frame (refvm P4, default 1000).
+    pub ticks_per_frame: u32,
+    /// Warp-timer checks before "run without screen refresh" yields (refvm P5, default 1e6).
+    pub warp_checks: u32,
+    /// Turbo mode.
+    pub turbo: bool,
+    /// Seed of block randomness.
+    pub seed: u32,
+    /// Calendar time of virtual ms 0, in ms since 1970 (UTC), for `current` and `days since 2000`.
+    pub epoch_ms: f64,
+    /// Most clones at once (scratch-vm: 300).
+    pub max_clones: u32,
+    /// Most items in a list (scratch-vm: 200,000).
+    pub max_list_len: usize,
+    /// Longest string `join` builds, in bytes (a memory budget; JavaScript's own is ~2^29).
+    pub max_string_len: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            fps: 30,
+            ticks_per_frame: 1000,
+            warp_checks: 1_000_000,
+            turbo: false,
+            seed: 1,
+            epoch_ms: 1_577_836_800_000.0,
+            max_clones: 300,
+            max_list_len: 200_000,
+            max_string_len: 1 << 24,
+        }
+    }
+}
+
+/// Why a VM could not be created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VmError {
+    /// The image was written by another layout version.
+    Version(u32),
+    /// The image is inconsistent (an index out of range).
+    BadImage(&'static str),
+}
+
+impl fmt::Display for VmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VmError::Version(v) => write!(f, "program image version {v}, expected {IMAGE_VERSION}"),
+            VmError::BadImage(what) => write!(f, "inconsistent program image: {what}"),
+        }
+    }
+}
+
+impl core::error::Error for VmError {}
+
+/// Where the thread being stepped lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Active {
+    /// No thread is running.
+    None,
+    /// Index in the list the current pass iterates.
+    Pass(usize),
+    /// Replaced in the list by a restart; still finishing its step.
+    Detached,
+    /// A freshly started thread running its hat (index in `threads`).
+    Hat(usize),
+}
+
+/// A say/think event of this frame (`SAY`).
+#[derive(Clone, Debug)]
+pub struct SayEvent {
+    /// Target name.
+    pub target: Rc<str>,
+    /// "think" when true, else "say".
+    pub think: bool,
+    /// The raw value said.
+    pub text: Value,
+}
+
+/// Events captured during one frame.
+#[derive(Clone, Debug, Default)]
+pub struct FrameEvents {
+    /// Broadcast names started (blocks or inputs).
+    pub broadcasts: Vec<Rc<str>>,
+    /// SAY events.
+    pub says: Vec<SayEvent>,
+    /// QUESTION events (`None` is `null`).
+    pub questions: Vec<Option<Rc<str>>>,
+}
+
+/// The virtual machine.
+#[derive(Debug)]
+pub struct Vm {
+    pub(crate) img: Rc<Image>,
+    pub(crate) consts: Vec<Value>,
+    pub(crate) cfg: Config,
+    /// Target instances (slots of deleted clones are reused).
+    pub(crate) insts: Vec<Instance>,
+    pub(crate) free_insts: Vec<u32>,
+    /// `runtime.targets`.
+    pub(crate) targets: Vec<u32>,
+    /// `runtime.executableTargets` (layer order).
+    pub(crate) exec: Vec<u32>,
+    pub(crate) stage: u32,
+    pub(crate) threads: Vec<Thread>,
+    pub(crate) orphans: Option<Vec<Thread>>,
+    pub(crate) detached: Option<Thread>,
+    pub(crate) active: Active,
+    pub(crate) in_pass: bool,
+    pub(crate) next_serial: u64,
+    pub(crate) rng: Mulberry32,
+    /// Frames stepped so far.
+    pub(crate) frame: u64,
+    pub(crate) now_ms: f64,
+    pub(crate) current_msecs: f64,
+    pub(crate) timer_start: f64,
+    pub(crate) redraw: bool,
+    pub(crate) clone_count: u32,
+    pub(crate) clone_serials: Vec<u32>,
+    pub(crate) ticks: u32,
+    pub(crate) warp_expired: bool,
+    pub(crate) counter: f64,
+    pub(crate) usage_seq: u64,
+    pub(crate) io: io::Io,
+    pub(crate) questions: VecDeque<io::Question>,
+    pub(crate) timeouts: Vec<io::Timeout>,
+    pub(crate) events: FrameEvents,
+    /// Target names by image index.
+    pub(crate) names: Vec<Rc<str>>,
+    /// Sequence number of the most recent say/think-for-secs timeout (0: none).
+    pub(crate) last_bubble_timeout: u64,
+    pub(crate) timeout_seq: u64,
+    /// A retired thread handed out if a block ever runs outside a thread.
+    pub(crate) spare: Thread,
+}
+
+fn lit_value(l: &Lit) -> Value {
+    match l {
+        Lit::Num(n) => Value::Num(*n),
+        Lit::Str(s) => Value::str(s),
+        Lit::Bool(b) => Value::Bool(*b),
+        Lit::Undefined => Value::Undefined,
+    }
+}
+
+impl Vm {
+    /// A VM ready to run `img` (nothing runs until inputs such as the green flag arrive).
+    pub fn new(img: Image, cfg: Config) -> Result<Vm, VmError> {
+        if img.version != IMAGE_VERSION {
+            return Err(VmError::Version(img.version));
+        }
+        check_image(&img)?;
+        let consts = img.consts.iter().map(lit_value).collect();
+        let names = img.targets.iter().map(|t| Rc::from(t.name.as_str())).collect();
+        let mut vm = Vm {
+            consts,
+            insts: Vec::new(),
+            free_insts: Vec::new(),
+            targets: Vec::new(),
+            exec: Vec::new(),
+            stage: img.stage,
+            threads: Vec::new(),
+            orphans: None,
+            detached: None,
+            active: Active::None,
+            in_pass: false,
+            next_serial: 1,
+            rng: Mulberry32::new(cfg.seed),
+            frame: 0,
+            now_ms: 0.0,
+            current_msecs: 0.0,
+            timer_start: 0.0,
+            redraw: false,
+            clone_count: 0,
+            clone_serials: alloc::vec![0; img.targets.len()],
+            ticks: 0,
+            warp_expired: false,
+            counter: 0.0,
+            usage_seq: 0,
+            io: io::Io::default(),
+            questions: VecDeque::new(),
+            timeouts: Vec::new(),
+            events: FrameEvents::default(),
+            names,
+            last_bubble_timeout: 0,
+            timeout_seq: 0,
+            spare: Thread::new(0, 0, 0),
+            cfg,
+            img: Rc::new(img),
+        };
+        let img = vm.img.clone();
+        for (i, t) in img.targets.iter().enumerate() {
+            let n_scripts = t.scripts.len();
+            vm.insts.push(Instance {
+                sprite: i as u32,
+                original: true,
+                serial: 0,
+                alive: true,
+                x: t.x,
+                y: t.y,
+                direction: t.direction,
+                size: t.size,
+                costume: t.costume,
+                visible: t.visible,
+                draggable: t.draggable,
+                rotation: RotationStyle::parse(&t.rotation_style)
+                    .unwrap_or(RotationStyle::AllAround),
+                effects: [0.0; 7],
+                volume: t.volume,
+                tempo: t.tempo,
+                vars: t.vars.iter().map(|v| lit_value(&v.1)).collect(),
+                lists: t.lists.iter().map(|l| l.1.iter().map(lit_value).collect()).collect(),
+                bubble: None,
+                edge: alloc::vec![None; n_scripts],
+            });
+            vm.targets.push(i as u32);
+        }
+        vm.exec = img.layer_order.clone();
+        Ok(vm)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    /// The program image.
+    pub fn image(&self) -> &Image {
+        &self.img
+    }
+
+    /// Frames stepped so far.
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// Number of block random draws so far.
+    pub fn random_calls(&self) -> u64 {
+        self.rng.calls
+    }
+
+    /// Non-monitor threads in the thread list (what the trace calls `threads`).
+    pub fn thread_count(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Read a variable slot as seen from `inst`.
+    #[inline]
+    pub(crate) fn var(&self, inst: u32, slot: Slot) -> Value {
+        let (i, k) = match slot {
+            Slot::Local(k) => (inst, k),
+            Slot::Global(k) => (self.stage, k),
+        };
+        match self.insts.get(i as usize).and_then(|t| t.vars.get(k as usize)) {
+            Some(v) => v.clone(),
+            None => Value::Undefined,
+        }
+    }
+
+    /// Mutable access to a variable slot as seen from `inst`.
+    #[inline]
+    pub(crate) fn var_mut(&mut self, inst: u32, slot: Slot) -> Option<&mut Value> {
+        let (i, k) = match slot {
+            Slot::Local(k) => (inst, k),
+            Slot::Global(k) => (self.stage, k),
+        };
+        self.insts.get_mut(i as usize)?.vars.get_mut(k as usize)
+    }
+
+    /// Mutable access to a list slot as seen from `inst`.
+    pub(crate) fn list_mut(&mut self, inst: u32, slot: Slot) -> Option<&mut Vec<Value>> {
+        let (i, k) = match slot {
+            Slot::Local(k) => (inst, k),
+            Slot::Global(k) => (self.stage, k),
+        };
+        self.insts.get_mut(i as usize)?.lists.get_mut(k as usize)
+    }
+
+    /// A list slot as seen from `inst`.
+    pub(crate) fn list(&self, inst: u32, slot: Slot) -> &[Value] {
+        let (i, k) = match slot {
+            Slot::Local(k) => (inst, k),
+            Slot::Global(k) => (self.stage, k),
+        };
+        self.insts
+            .get(i as usize)
+            .and_then(|t| t.lists.get(k as usize))
+            .map_or(&[], |l| l.as_slice())
+    }
+
+    /// The name of an instance's sprite.
+    pub(crate) fn name_of(&self, inst: u32) -> Rc<str> {
+        let s = self.insts.get(inst as usize).map_or(0, |t| t.sprite);
+        self.names.get(s as usize).cloned().unwrap_or_else(|| Rc::from(""))
+    }
+
+    /// The first original sprite named `name` (`getSpriteTargetByName`).
+    pub(crate) fn sprite_by_name(&self, name: &str) -> Option<u32> {
+        self.targets.iter().copied().find(|&t| {
+            let i = &self.insts[t as usize];
+            i.sprite != self.stage && i.original && &*self.names[i.sprite as usize] == name
+        })
+    }
+
+    /// Costume names of an instance's sprite.
+    pub(crate) fn costumes(&self, inst: u32) -> &[String] {
+        let s = self.insts.get(inst as usize).map_or(0, |t| t.sprite);
+        self.img.targets.get(s as usize).map_or(&[], |t| t.costumes.as_slice())
+    }
+}
+
+/// Check every index in the image once so the VM can trust them.
+fn check_image(img: &Image) -> Result<(), VmError> {
+    let nt = img.targets.len();
+    if img.stage as usize >= nt {
+        return Err(VmError::BadImage("stage index"));
+    }
+    if img.layer_order.iter().any(|&i| i as usize >= nt) {
+        return Err(VmError::BadImage("layer order"));
+    }
+    let ns = img.stmts.len() as u32;
+    let ne = img.exprs.len() as u32;
+    let na = img.args.len();
+    let ok_range =
+        |start: u32, n: u16| (start as usize).checked_add(n as usize).is_some_and(|e| e <= na);
+    for s in &img.stmts {
+        if !ok_range(s.args, s.nargs) {
+            return Err(VmError::BadImage("statement inputs"));
+        }
+        if s.next.is_some_and(|n| n >= ns) || s.branch.iter().flatten().any(|&b| b >= ns) {
+            return Err(VmError::BadImage("statement link"));
+        }
+        if let crate::scratch::image::Sop::Call { proc: Some(p), .. } = &s.op {
+            if *p as usize >= img.procs.len() {
+                return Err(VmError::BadImage("procedure index"));
+            }
+        }
+    }
+    let mut depth: Vec<u16> = alloc::vec![0; img.exprs.len()];
+    for (i, e) in img.exprs.iter().enumerate() {
+        match e {
+            crate::scratch::image::Expr::Const(k) if *k as usize >= img.consts.len() => {
+                return Err(VmError::BadImage("constant index"))
+            }
+            crate::scratch::image::Expr::Op(_, start, n) => {
+                if !ok_range(*start, *n) {
+                    return Err(VmError::BadImage("reporter inputs"));
+                }
+                // Inputs must point backwards so evaluation depth is bounded by the arena.
+                let args = &img.args[*start as usize..*start as usize + *n as usize];
+                if args.iter().any(|&a| a >= i as u32) {
+                    return Err(VmError::BadImage("reporter input order"));
+                }
+                let d = args.iter().map(|&a| depth[a as usize]).max().unwrap_or(0) + 1;
+                if usize::from(d) > crate::scratch::compile::MAX_EXPR_DEPTH + 2 {
+                    return Err(VmError::BadImage("reporter nesting"));
+                }
+                depth[i] = d;
+            }
+            _ => {}
+        }
+    }
+    if img.args.iter().any(|&a| a >= ne) {
+        return Err(VmError::BadImage("input index"));
+    }
+    for p in &img.procs {
+        if p.definition.is_some_and(|d| d >= ns) || p.defaults.len() < p.param_names.len() {
+            return Err(VmError::BadImage("procedure"));
+        }
+    }
+    for t in &img.targets {
+        if t.scripts.iter().any(|s| s.top >= ns) {
+            return Err(VmError::BadImage("script"));
+        }
+    }
+    Ok(())
+}

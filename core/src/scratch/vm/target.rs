@@ -1,0 +1,93 @@
+//! Running targets: the stage, sprites and clones with the state the trace reports
+//! (position, direction, size, costume, visibility, effects, layer, variables, lists, bubble).
+
+use alloc::rc::Rc;
+use alloc::vec::Vec;
+
+use crate::scratch::value::Value;
+
+/// Rotation styles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RotationStyle {
+    /// "all around"
+    AllAround,
+    /// "left-right"
+    LeftRight,
+    /// "don't rotate"
+    DontRotate,
+}
+
+impl RotationStyle {
+    /// Parse scratch-vm's name (None for anything else).
+    pub fn parse(s: &str) -> Option<RotationStyle> {
+        match s {
+            "all around" => Some(RotationStyle::AllAround),
+            "left-right" => Some(RotationStyle::LeftRight),
+            "don't rotate" => Some(RotationStyle::DontRotate),
+            _ => None,
+        }
+    }
+
+    /// scratch-vm's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RotationStyle::AllAround => "all around",
+            RotationStyle::LeftRight => "left-right",
+            RotationStyle::DontRotate => "don't rotate",
+        }
+    }
+}
+
+/// A speech bubble (looks custom state).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bubble {
+    /// "say" or "think".
+    pub think: bool,
+    /// Formatted text ("" when no bubble).
+    pub text: Rc<str>,
+    /// Changes whenever the bubble is updated (scratch-vm's `usageId`).
+    pub usage: u64,
+}
+
+/// One running target.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// Index of its sprite (or the stage) in the image.
+    pub sprite: u32,
+    /// Original (not a clone).
+    pub original: bool,
+    /// Clone serial per sprite (0 for originals).
+    pub serial: u32,
+    /// Still on the stage (clones are removed when deleted).
+    pub alive: bool,
+    /// x position.
+    pub x: f64,
+    /// y position.
+    pub y: f64,
+    /// Direction.
+    pub direction: f64,
+    /// Size in percent.
+    pub size: f64,
+    /// Costume index.
+    pub costume: u32,
+    /// Visible.
+    pub visible: bool,
+    /// Draggable.
+    pub draggable: bool,
+    /// Rotation style.
+    pub rotation: RotationStyle,
+    /// Graphic effects in key order.
+    pub effects: [f64; 7],
+    /// Volume.
+    pub volume: f64,
+    /// Tempo (stage).
+    pub tempo: f64,
+    /// Variables by slot (globals on the stage).
+    pub vars: Vec<Value>,
+    /// Lists by slot.
+    pub lists: Vec<Vec<Value>>,
+    /// Speech bubble, once the target has said anything.
+    pub bubble: Option<Bubble>,
+    /// Previous values of edge-activated hats, by script index.
+    pub edge: Vec<Option<bool>>,
+}
