@@ -8,9 +8,9 @@ use clap::{Parser, Subcommand};
 mod diff_trace;
 mod draw;
 mod pack;
-mod xlogo;
 mod project_input;
 mod run;
+mod xlogo;
 
 #[derive(Debug, Parser)]
 #[command(
