@@ -2,6 +2,7 @@
 
 pub mod blocks;
 pub mod compile;
+pub mod conform;
 pub mod diff;
 pub mod image;
 pub mod project;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod conform;
 mod diff_trace;
 mod draw;
 mod pack;
@@ -37,6 +38,8 @@ enum Command {
     Draw(draw::DrawArgs),
     /// Run a Scratch project on the virtual clock and write its trace (docs/trace.md).
     Run(run::RunArgs),
+    /// Run scratch-vm's execute fixtures (SAY plan/pass/fail/end) on .sb3 files and folders.
+    Conform(conform::ConformArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,5 +55,6 @@ fn main() -> ExitCode {
         Command::Xlogo(args) => xlogo::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Run(args) => run::run(args),
+        Command::Conform(args) => conform::run(args),
     }
 }

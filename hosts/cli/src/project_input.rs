@@ -7,13 +7,10 @@ use gobo::scratch::compile::compile;
 use gobo::scratch::image::Image;
 use gobo::scratch::project::load;
 
-/// The bytes of `project.json` for a path.
+/// The bytes of `project.json` for a path (via the `.sb3` reader of `gobo-host`).
 pub fn project_bytes(path: &Path) -> Result<Vec<u8>, String> {
-    let file = if path.is_dir() { path.join("project.json") } else { path.to_path_buf() };
-    if file.extension().is_some_and(|e| e.eq_ignore_ascii_case("sb3")) {
-        return Err(format!("{}: .sb3 archives need the gobo-host sb3 reader", path.display()));
-    }
-    std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))
+    let files = gobo_host::sb3::load_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(files.project_json)
 }
 
 /// Load and compile a project.

@@ -2,7 +2,7 @@
 
 use crate::scratch::image::ops::StopKind;
 use crate::scratch::image::{Sop, StmtId};
-use crate::scratch::value::cast::{js_number, to_number, to_str_value};
+use crate::scratch::value::cast::{js_number, to_str_value};
 use crate::scratch::value::Value;
 use crate::scratch::vm::io::js_round;
 use crate::scratch::vm::thread::{Ctx, Status};
@@ -26,7 +26,7 @@ impl Vm {
     pub(crate) fn exec_control(&mut self, op: &Sop, cur: StmtId, args: &[u32], t: u32) {
         match op {
             Sop::Wait => {
-                let d = to_number(&self.arg(args, 0, t));
+                let d = self.num_arg(args, 0, t);
                 let now = self.current_msecs;
                 match *self.th().ctx() {
                     Ctx::Timer(start, dur) => {

@@ -8,7 +8,7 @@ use alloc::rc::Rc;
 
 use crate::scratch::image::ops::EFFECT_NAMES;
 use crate::scratch::image::Sop;
-use crate::scratch::value::cast::{self, js_number, to_number, to_str_value};
+use crate::scratch::value::cast::{self, js_number, to_str_value};
 use crate::scratch::value::number::js_to_fixed;
 use crate::scratch::value::Value;
 use crate::scratch::vm::io::{js_round, Timeout};
@@ -234,7 +234,7 @@ impl Vm {
                 self.wait_for_started(&started);
             }
             Sop::ChangeEffect(name) | Sop::SetEffect(name) => {
-                let v = to_number(&self.arg(args, 0, t));
+                let v = self.num_arg(args, 0, t);
                 let Some(k) = EFFECT_NAMES.iter().position(|n| n == name) else { return };
                 let base = if matches!(op, Sop::ChangeEffect(_)) {
                     self.insts[t as usize].effects[k]
@@ -245,12 +245,12 @@ impl Vm {
             }
             Sop::ClearEffects => self.clear_effects(t),
             Sop::ChangeSize => {
-                let d = to_number(&self.arg(args, 0, t));
+                let d = self.num_arg(args, 0, t);
                 let s = self.insts[t as usize].size;
                 self.set_size(t, s + d);
             }
             Sop::SetSize => {
-                let s = to_number(&self.arg(args, 0, t));
+                let s = self.num_arg(args, 0, t);
                 self.set_size(t, s);
             }
             Sop::GoToFrontBack(front) => {
@@ -262,13 +262,13 @@ impl Vm {
                 }
             }
             Sop::GoForwardBackward(fwd) => {
-                let n = to_number(&self.arg(args, 0, t));
+                let n = self.num_arg(args, 0, t);
                 if t != self.stage {
                     self.move_exec(t, if *fwd { n } else { -n });
                 }
             }
             Sop::SetVolume | Sop::ChangeVolume => {
-                let v = to_number(&self.arg(args, 0, t));
+                let v = self.num_arg(args, 0, t);
                 let base =
                     if *op == Sop::ChangeVolume { self.insts[t as usize].volume } else { 0.0 };
                 self.insts[t as usize].volume = (v + base).clamp(0.0, 100.0);

@@ -31,7 +31,7 @@ impl Vm {
                 }
             }
             Sop::Repeat => {
-                let n = to_number(&self.arg(args, 0, t));
+                let n = self.num_arg(args, 0, t);
                 self.repeat(cur, n);
             }
             Sop::Forever => self.step_to_branch(cur, 0, true),
@@ -66,9 +66,12 @@ impl Vm {
                 }
             }
             Sop::ChangeVar(slot) => {
-                let d = to_number(&self.arg(args, 0, t));
+                let d = self.num_arg(args, 0, t);
                 if let Some(x) = self.var_mut(t, *slot) {
-                    *x = crate::scratch::value::Value::Num(to_number(x) + d);
+                    match x {
+                        crate::scratch::value::Value::Num(n) if !n.is_nan() => *n += d,
+                        _ => *x = crate::scratch::value::Value::Num(to_number(x) + d),
+                    }
                 }
             }
             op => self.execute_other(op, cur, args, t),

@@ -91,12 +91,12 @@ impl Vm {
         };
         match op {
             Sop::MoveSteps => {
-                let s = to_number(&self.arg(args, 0, t));
+                let s = self.num_arg(args, 0, t);
                 let r = (core::f64::consts::PI * (90.0 - dir)) / 180.0;
                 self.set_xy(t, x + s * libm::cos(r), y + s * libm::sin(r));
             }
             Sop::TurnRight | Sop::TurnLeft => {
-                let d = to_number(&self.arg(args, 0, t));
+                let d = self.num_arg(args, 0, t);
                 self.set_direction(t, if *op == Sop::TurnRight { dir + d } else { dir - d });
             }
             Sop::GoTo => {
@@ -106,24 +106,24 @@ impl Vm {
                 }
             }
             Sop::GoToXY => {
-                let nx = to_number(&self.arg(args, 0, t));
-                let ny = to_number(&self.arg(args, 1, t));
+                let nx = self.num_arg(args, 0, t);
+                let ny = self.num_arg(args, 1, t);
                 self.set_xy(t, nx, ny);
             }
             Sop::GlideSecsToXY => {
-                let s = to_number(&self.arg(args, 0, t));
-                let nx = to_number(&self.arg(args, 1, t));
-                let ny = to_number(&self.arg(args, 2, t));
+                let s = self.num_arg(args, 0, t);
+                let nx = self.num_arg(args, 1, t);
+                let ny = self.num_arg(args, 2, t);
                 self.glide(t, s, nx, ny);
             }
             Sop::GlideTo => {
-                let s = to_number(&self.arg(args, 0, t));
+                let s = self.num_arg(args, 0, t);
                 let v = self.arg(args, 1, t);
                 let (nx, ny) = self.target_xy(&v).unwrap_or((0.0, 0.0));
                 self.glide(t, s, nx, ny);
             }
             Sop::PointInDirection => {
-                let d = to_number(&self.arg(args, 0, t));
+                let d = self.num_arg(args, 0, t);
                 self.set_direction(t, d);
             }
             Sop::PointTowards => {
@@ -141,19 +141,19 @@ impl Vm {
                 }
             }
             Sop::ChangeX => {
-                let d = to_number(&self.arg(args, 0, t));
+                let d = self.num_arg(args, 0, t);
                 self.set_xy(t, x + d, y);
             }
             Sop::SetX => {
-                let nx = to_number(&self.arg(args, 0, t));
+                let nx = self.num_arg(args, 0, t);
                 self.set_xy(t, nx, y);
             }
             Sop::ChangeY => {
-                let d = to_number(&self.arg(args, 0, t));
+                let d = self.num_arg(args, 0, t);
                 self.set_xy(t, x, y + d);
             }
             Sop::SetY => {
-                let ny = to_number(&self.arg(args, 0, t));
+                let ny = self.num_arg(args, 0, t);
                 self.set_xy(t, x, ny);
             }
             Sop::IfOnEdgeBounce => {}

@@ -9,11 +9,15 @@ use crate::scratch::value::cast::{self, to_number};
 use crate::scratch::value::Value;
 use crate::scratch::vm::random::Mulberry32;
 
-/// add, subtract, multiply, divide, mod.
+/// add, subtract, multiply, divide, mod on values.
 pub fn arith(op: &Rop, a: &Value, b: &Value) -> Value {
-    let x = to_number(a);
-    let y = to_number(b);
-    Value::Num(match op {
+    Value::Num(arith_num(op, to_number(a), to_number(b)))
+}
+
+/// add, subtract, multiply, divide, mod on numbers already cast.
+#[inline]
+pub fn arith_num(op: &Rop, x: f64, y: f64) -> f64 {
+    match op {
         Rop::Add => x + y,
         Rop::Sub => x - y,
         Rop::Mul => x * y,
@@ -26,7 +30,7 @@ pub fn arith(op: &Rop, a: &Value, b: &Value) -> Value {
             }
             r
         }
-    })
+    }
 }
 
 /// gt, lt, equals.

@@ -135,6 +135,8 @@ impl Vm {
             Rop::DaysSince2000 => Value::Num((self.date_ms() - 946_684_800_000.0) / 86_400_000.0),
             Rop::Username => Value::empty(),
             Rop::Loudness => Value::Num(-1.0),
+            Rop::Loud => Value::Bool(false),
+            Rop::Nothing => Value::Undefined,
             Rop::Of(prop) => {
                 let obj = self.arg(args, 0, t);
                 self.attribute_of(&obj, prop)

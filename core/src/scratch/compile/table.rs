@@ -70,10 +70,18 @@ pub(super) fn classify(opcode: &str) -> Kind {
         "looks_changesizeby" => S(Sop::ChangeSize, &["CHANGE"]),
         "looks_setsizeto" => S(Sop::SetSize, &["SIZE"]),
         "looks_gotofrontback" => S(Sop::GoToFrontBack(true), &[]),
-        "looks_goforwardbackward" => S(Sop::GoForwardBackward(true), &["NUM"]),
+        "looks_goforwardbackwardlayers" => S(Sop::GoForwardBackward(true), &["NUM"]),
         "looks_costumenumbername" => R(Rop::CostumeNumberName(true), &[]),
         "looks_backdropnumbername" => R(Rop::BackdropNumberName(true), &[]),
         "looks_size" => R(Rop::Size, &[]),
+        // legacy blocks scratch-vm keeps as no-ops
+        "looks_changestretchby"
+        | "looks_setstretchto"
+        | "looks_hideallsprites"
+        | "motion_scroll_right"
+        | "motion_scroll_up"
+        | "motion_align_scene" => S(Sop::Nop, &["CHANGE", "STRETCH", "DISTANCE", "ALIGNMENT"]),
+        "motion_xscroll" | "motion_yscroll" | "sensing_userid" => R(Rop::Nothing, &[]),
         // sound: no audio engine, so these only evaluate their inputs
         "sound_play"
         | "sound_playuntildone"
@@ -118,6 +126,7 @@ pub(super) fn classify(opcode: &str) -> Kind {
         "sensing_dayssince2000" => R(Rop::DaysSince2000, &[]),
         "sensing_username" => R(Rop::Username, &[]),
         "sensing_loudness" => R(Rop::Loudness, &[]),
+        "sensing_loud" => R(Rop::Loud, &[]),
         "sensing_of" => R(Rop::Of(Default::default()), &["OBJECT"]),
         "sensing_touchingobject" => R(Rop::TouchingObject, &["TOUCHINGOBJECTMENU"]),
         "sensing_touchingcolor" => R(Rop::TouchingColor, &["COLOR"]),

@@ -338,6 +338,10 @@ pub enum Rop {
     Username,
     /// loudness
     Loudness,
+    /// loud? (loudness > 10)
+    Loud,
+    /// an implemented reporter that reports `undefined` (legacy blocks)
+    Nothing,
     /// property field [OBJECT]
     Of(String),
     /// [TOUCHINGOBJECTMENU]

@@ -24,6 +24,42 @@ impl Vm {
         }
     }
 
+    /// `Cast.toNumber` of reporter `e`, without building values for literals, variables and
+    /// arithmetic (the common number-only case).
+    pub(crate) fn num(&mut self, e: ExprId, t: u32) -> f64 {
+        let img = self.img.clone();
+        match &img.exprs[e as usize] {
+            Expr::Const(k) => self.consts_num[*k as usize],
+            Expr::Var(slot) => match self.var_ref(t, *slot) {
+                Some(Value::Num(n)) if !n.is_nan() => *n,
+                Some(v) => crate::scratch::value::cast::to_number(v),
+                None => 0.0,
+            },
+            Expr::Op(op @ (Rop::Add | Rop::Sub | Rop::Mul | Rop::Div | Rop::Mod), start, 2) => {
+                let a = img.args[*start as usize];
+                let b = img.args[*start as usize + 1];
+                let x = self.num(a, t);
+                let y = self.num(b, t);
+                let r = crate::scratch::blocks::operators::arith_num(op, x, y);
+                if r.is_nan() {
+                    0.0
+                } else {
+                    r
+                }
+            }
+            _ => crate::scratch::value::cast::to_number(&self.eval(e, t)),
+        }
+    }
+
+    /// [`Vm::num`] of input `k` (0 when absent: `toNumber(undefined)`).
+    #[inline]
+    pub(crate) fn num_arg(&mut self, args: &[ExprId], k: usize, t: u32) -> f64 {
+        match args.get(k) {
+            Some(&e) => self.num(e, t),
+            None => 0.0,
+        }
+    }
+
     /// Evaluate input `k` of a reporter or statement (`undefined` when absent).
     #[inline]
     pub(crate) fn arg(&mut self, args: &[ExprId], k: usize, t: u32) -> Value {
@@ -43,9 +79,9 @@ impl Vm {
                 Value::Undefined
             }
             Rop::Add | Rop::Sub | Rop::Mul | Rop::Div | Rop::Mod => {
-                let a = self.arg(args, 0, t);
-                let b = self.arg(args, 1, t);
-                o::arith(op, &a, &b)
+                let a = self.num_arg(args, 0, t);
+                let b = self.num_arg(args, 1, t);
+                Value::Num(o::arith_num(op, a, b))
             }
             Rop::Gt | Rop::Lt | Rop::Eq => {
                 let a = self.arg(args, 0, t);

@@ -130,6 +130,8 @@ pub struct FrameEvents {
 pub struct Vm {
     pub(crate) img: Rc<Image>,
     pub(crate) consts: Vec<Value>,
+    /// `Cast.toNumber` of each constant, computed once.
+    pub(crate) consts_num: Vec<f64>,
     pub(crate) cfg: Config,
     /// Target instances (slots of deleted clones are reused).
     pub(crate) insts: Vec<Instance>,
@@ -187,10 +189,12 @@ impl Vm {
             return Err(VmError::Version(img.version));
         }
         check_image(&img)?;
-        let consts = img.consts.iter().map(lit_value).collect();
+        let consts: Vec<Value> = img.consts.iter().map(lit_value).collect();
+        let consts_num = consts.iter().map(crate::scratch::value::cast::to_number).collect();
         let names = img.targets.iter().map(|t| Rc::from(t.name.as_str())).collect();
         let mut vm = Vm {
             consts,
+            consts_num,
             insts: Vec::new(),
             free_insts: Vec::new(),
             targets: Vec::new(),
@@ -292,6 +296,16 @@ impl Vm {
             Some(v) => v.clone(),
             None => Value::Undefined,
         }
+    }
+
+    /// A variable slot as seen from `inst`, by reference.
+    #[inline]
+    pub(crate) fn var_ref(&self, inst: u32, slot: Slot) -> Option<&Value> {
+        let (i, k) = match slot {
+            Slot::Local(k) => (inst, k),
+            Slot::Global(k) => (self.stage, k),
+        };
+        self.insts.get(i as usize)?.vars.get(k as usize)
     }
 
     /// Mutable access to a variable slot as seen from `inst`.
