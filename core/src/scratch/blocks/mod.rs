@@ -1,4 +1,4 @@
-//! Block semantics, one module per family, as `impl Vm` methods called by [`Vm::execute`]
+//! Block semantics, one module per family, as `impl Vm` methods called by `Vm::execute`
 //! (statements) and by the reporter evaluator. Each follows the matching
 //! `scratch-vm/src/blocks/scratch3_*.js` file.
 

@@ -73,9 +73,9 @@ impl Vm {
         }
     }
 
-    /// Virtual calendar time in ms since 1970 (`new Date()`).
+    /// Virtual calendar time in ms since 1970 (`new Date()`: a Date holds whole ms).
     fn date_ms(&self) -> f64 {
-        self.cfg.epoch_ms + self.now_ms
+        libm::trunc(self.cfg.epoch_ms + self.now_ms)
     }
 
     pub(crate) fn eval_sensing(&mut self, op: &Rop, args: &[ExprId], t: u32) -> Value {

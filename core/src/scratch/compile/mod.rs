@@ -6,7 +6,7 @@
 //! scratch-vm's `lookupOrCreateVariable` does (by id in the target, then the stage, then by
 //! name, else created on the target). Opcodes without an implementation compile to
 //! `Unimplemented` (inputs still evaluated, as scratch-vm does) and are listed in
-//! [`Image::warnings`]. The opcode table lives in [`table`].
+//! [`Image::warnings`]. The opcode table lives in the `table` submodule.
 
 mod table;
 
@@ -594,19 +594,18 @@ impl Compiler {
         }
     }
 
-    /// The stage's name for a broadcast menu reference (by id, else the menu's own name).
+    /// The stage's name for a broadcast menu reference: found by id when the menu has one
+    /// (scratch-vm's `lookupBroadcastMsg`; an unknown id finds nothing, compiled as `""`,
+    /// which matches no message), else the menu's own name (looked up by name at run time).
     fn broadcast_name(&mut self, id: &str, name: &str) -> String {
+        if id.is_empty() {
+            return String::from(name);
+        }
         let stage = &self.ids[self.stage][2];
-        if let Some(i) = stage.iter().position(|x| x == id) {
-            if let Some(n) = self.img.broadcasts.get(i) {
-                return n.clone();
-            }
+        match stage.iter().position(|x| x == id) {
+            Some(i) => self.img.broadcasts.get(i).cloned().unwrap_or_default(),
+            None => String::new(),
         }
-        if !self.img.broadcasts.iter().any(|n| n.eq_ignore_ascii_case(name)) {
-            self.img.broadcasts.push(String::from(name));
-            self.ids[self.stage][2].push(String::from(id));
-        }
-        String::from(name)
     }
 
     /// Compile a reporter block.

@@ -104,119 +104,119 @@ pub enum MathFn {
     Unknown,
 }
 
-/// Statement operations. Inputs are listed in brackets in the order they are stored.
+/// Statement operations. Inputs are listed as `[A, B]` in the order they are stored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Sop {
     /// A hat or definition reached as a block: does nothing.
     Hat,
-    /// `event_whengreaterthan` predicate [VALUE] with the menu option (lower-cased).
+    /// `event_whengreaterthan` predicate `[VALUE]` with the menu option (lower-cased).
     HatGreater(String),
-    /// `event_whentouchingobject` predicate [TOUCHINGOBJECTMENU].
+    /// `event_whentouchingobject` predicate `[TOUCHINGOBJECTMENU]`.
     HatTouching,
     /// A block with no implementation: its inputs are evaluated, nothing else happens.
     Unimplemented,
     /// An implemented block with no observable effect here (sounds, pen): inputs evaluated.
     Nop,
     // ---- motion
-    /// [STEPS]
+    /// `[STEPS]`
     MoveSteps,
-    /// [DEGREES]
+    /// `[DEGREES]`
     TurnRight,
-    /// [DEGREES]
+    /// `[DEGREES]`
     TurnLeft,
-    /// [TO]
+    /// `[TO]`
     GoTo,
-    /// [X, Y]
+    /// `[X, Y]`
     GoToXY,
-    /// [SECS, TO]
+    /// `[SECS, TO]`
     GlideTo,
-    /// [SECS, X, Y]
+    /// `[SECS, X, Y]`
     GlideSecsToXY,
-    /// [DIRECTION]
+    /// `[DIRECTION]`
     PointInDirection,
-    /// [TOWARDS]
+    /// `[TOWARDS]`
     PointTowards,
-    /// [DX]
+    /// `[DX]`
     ChangeX,
-    /// [X]
+    /// `[X]`
     SetX,
-    /// [DY]
+    /// `[DY]`
     ChangeY,
-    /// [Y]
+    /// `[Y]`
     SetY,
     /// no inputs
     IfOnEdgeBounce,
     /// rotation style field
     SetRotationStyle(String),
     // ---- looks
-    /// [MESSAGE]
+    /// `[MESSAGE]`
     Say,
-    /// [MESSAGE, SECS]
+    /// `[MESSAGE, SECS]`
     SayForSecs,
-    /// [MESSAGE]
+    /// `[MESSAGE]`
     Think,
-    /// [MESSAGE, SECS]
+    /// `[MESSAGE, SECS]`
     ThinkForSecs,
     /// no inputs
     Show,
     /// no inputs
     Hide,
-    /// [COSTUME]
+    /// `[COSTUME]`
     SwitchCostume,
     /// no inputs
     NextCostume,
-    /// [BACKDROP]
+    /// `[BACKDROP]`
     SwitchBackdrop,
-    /// [BACKDROP]
+    /// `[BACKDROP]`
     SwitchBackdropAndWait,
     /// no inputs
     NextBackdrop,
-    /// effect field (lower-cased) [CHANGE]
+    /// effect field (lower-cased) `[CHANGE]`
     ChangeEffect(String),
-    /// effect field (lower-cased) [VALUE]
+    /// effect field (lower-cased) `[VALUE]`
     SetEffect(String),
     /// no inputs
     ClearEffects,
-    /// [CHANGE]
+    /// `[CHANGE]`
     ChangeSize,
-    /// [SIZE]
+    /// `[SIZE]`
     SetSize,
     /// front/back field: true for front
     GoToFrontBack(bool),
-    /// forward/backward field: true for forward [NUM]
+    /// forward/backward field: true for forward `[NUM]`
     GoForwardBackward(bool),
     // ---- sound (state only)
-    /// [VOLUME]
+    /// `[VOLUME]`
     SetVolume,
-    /// [VOLUME]
+    /// `[VOLUME]`
     ChangeVolume,
     // ---- events
-    /// [BROADCAST_INPUT] (a message name)
+    /// `[BROADCAST_INPUT]` (a message name)
     Broadcast,
-    /// [BROADCAST_INPUT]
+    /// `[BROADCAST_INPUT]`
     BroadcastAndWait,
     // ---- control
-    /// [DURATION]
+    /// `[DURATION]`
     Wait,
-    /// [TIMES]
+    /// `[TIMES]`
     Repeat,
     /// no inputs
     Forever,
-    /// [CONDITION]
+    /// `[CONDITION]`
     If,
-    /// [CONDITION]
+    /// `[CONDITION]`
     IfElse,
-    /// [CONDITION]
+    /// `[CONDITION]`
     WaitUntil,
-    /// [CONDITION]
+    /// `[CONDITION]`
     RepeatUntil,
-    /// [CONDITION]
+    /// `[CONDITION]`
     While,
-    /// variable [VALUE]
+    /// variable `[VALUE]`
     ForEach(Slot),
     /// the option
     Stop(StopKind),
-    /// [CLONE_OPTION]
+    /// `[CLONE_OPTION]`
     CreateClone,
     /// no inputs
     DeleteClone,
@@ -227,26 +227,26 @@ pub enum Sop {
     /// no inputs
     ClearCounter,
     // ---- sensing
-    /// [QUESTION]
+    /// `[QUESTION]`
     AskAndWait,
     /// no inputs
     ResetTimer,
     /// drag mode field: true for draggable
     SetDragMode(bool),
     // ---- data
-    /// variable [VALUE]
+    /// variable `[VALUE]`
     SetVar(Slot),
-    /// variable [VALUE]
+    /// variable `[VALUE]`
     ChangeVar(Slot),
-    /// list [ITEM]
+    /// list `[ITEM]`
     AddToList(Slot),
-    /// list [INDEX]
+    /// list `[INDEX]`
     DeleteOfList(Slot),
     /// list
     DeleteAllOfList(Slot),
-    /// list [ITEM, INDEX]
+    /// list `[ITEM, INDEX]`
     InsertAtList(Slot),
-    /// list [INDEX, ITEM]
+    /// list `[INDEX, ITEM]`
     ReplaceItemOfList(Slot),
     // ---- procedures
     /// A call: the procedure (None when no prototype exists), then one input per parameter
@@ -263,46 +263,46 @@ pub enum Sop {
     },
 }
 
-/// Reporter operations. Inputs in brackets, in stored order.
+/// Reporter operations. Inputs as `[A, B]`, in stored order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Rop {
     /// A reporter with no implementation: inputs evaluated, reports `undefined`.
     Unimplemented,
-    /// [NUM1, NUM2]
+    /// `[NUM1, NUM2]`
     Add,
-    /// [NUM1, NUM2]
+    /// `[NUM1, NUM2]`
     Sub,
-    /// [NUM1, NUM2]
+    /// `[NUM1, NUM2]`
     Mul,
-    /// [NUM1, NUM2]
+    /// `[NUM1, NUM2]`
     Div,
-    /// [FROM, TO]
+    /// `[FROM, TO]`
     Random,
-    /// [OPERAND1, OPERAND2]
+    /// `[OPERAND1, OPERAND2]`
     Gt,
-    /// [OPERAND1, OPERAND2]
+    /// `[OPERAND1, OPERAND2]`
     Lt,
-    /// [OPERAND1, OPERAND2]
+    /// `[OPERAND1, OPERAND2]`
     Eq,
-    /// [OPERAND1, OPERAND2]
+    /// `[OPERAND1, OPERAND2]`
     And,
-    /// [OPERAND1, OPERAND2]
+    /// `[OPERAND1, OPERAND2]`
     Or,
-    /// [OPERAND]
+    /// `[OPERAND]`
     Not,
-    /// [STRING1, STRING2]
+    /// `[STRING1, STRING2]`
     Join,
-    /// [LETTER, STRING]
+    /// `[LETTER, STRING]`
     LetterOf,
-    /// [STRING]
+    /// `[STRING]`
     Length,
-    /// [STRING1, STRING2]
+    /// `[STRING1, STRING2]`
     Contains,
-    /// [NUM1, NUM2]
+    /// `[NUM1, NUM2]`
     Mod,
-    /// [NUM]
+    /// `[NUM]`
     Round,
-    /// [NUM]
+    /// `[NUM]`
     MathOp(MathFn),
     /// x position
     XPos,
@@ -320,7 +320,7 @@ pub enum Rop {
     Volume,
     /// answer
     Answer,
-    /// [KEY_OPTION]
+    /// `[KEY_OPTION]`
     KeyPressed,
     /// mouse down?
     MouseDown,
@@ -342,25 +342,25 @@ pub enum Rop {
     Loud,
     /// an implemented reporter that reports `undefined` (legacy blocks)
     Nothing,
-    /// property field [OBJECT]
+    /// property field `[OBJECT]`
     Of(String),
-    /// [TOUCHINGOBJECTMENU]
+    /// `[TOUCHINGOBJECTMENU]`
     TouchingObject,
-    /// [COLOR]
+    /// `[COLOR]`
     TouchingColor,
-    /// [COLOR, COLOR2]
+    /// `[COLOR, COLOR2]`
     ColorTouchingColor,
-    /// [DISTANCETOMENU]
+    /// `[DISTANCETOMENU]`
     DistanceTo,
     /// list contents
     ListContents(Slot),
-    /// list [INDEX]
+    /// list `[INDEX]`
     ItemOfList(Slot),
-    /// list [ITEM]
+    /// list `[ITEM]`
     ItemNumOfList(Slot),
     /// list
     LengthOfList(Slot),
-    /// list [ITEM]
+    /// list `[ITEM]`
     ListContains(Slot),
     /// `control_get_counter`
     Counter,
