@@ -6,11 +6,7 @@ use gobo_host::sb3::{self, Limits};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let limits = Limits {
-        max_entries: 64,
-        max_entry_bytes: 1 << 20,
-        max_total_bytes: 4 << 20,
-    };
+    let limits = Limits { max_entries: 64, max_entry_bytes: 1 << 20, max_total_bytes: 4 << 20 };
     let Ok(files) = sb3::read_sb3(data, &limits) else {
         return;
     };
