@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::evaluate::{DrawingCases, XlogoCases};
+use crate::scratch_vm;
 use crate::suite::{Mode, Suite, Workload};
 
 /// One measured figure ("higher is better", in `unit`).
@@ -143,24 +144,47 @@ pub fn drawing(shared: Option<&Path>, runs: usize) -> Outcome {
     }
 }
 
-/// gobo's figure for a Scratch workload.
-pub fn scratch(_suite: &Suite, w: &Workload, runs: usize) -> Outcome {
+/// gobo's figure for a Scratch workload: `load` workloads time load + compile; the others
+/// run on the VM like the reference runners run theirs (see [`crate::scratch_vm`]).
+pub fn scratch(suite: &Suite, w: &Workload, runs: usize) -> Outcome {
     let bytes = match std::fs::read(&w.path) {
         Ok(b) => b,
         Err(e) => return Outcome::Unavailable(format!("cannot read {}: {e}", w.path.display())),
     };
-    match w.mode {
-        Mode::Load => {
-            let timed = median_ms(runs, || {
-                gobo::scratch::project::load(&bytes).map(drop).map_err(|e| e.to_string())
-            });
-            match timed {
-                Ok(ms) => Outcome::Figure(figure(&w.unit, 1.0, ms, runs)),
-                Err(e) => Outcome::Unavailable(format!("load failed: {e}")),
-            }
-        }
-        Mode::UntilIdle { .. } | Mode::Frames { .. } => {
-            Outcome::Unavailable("not available yet: the Scratch VM is not on main".into())
+    if w.mode == Mode::Load {
+        let timed = median_ms(runs, || {
+            let project = gobo::scratch::project::load(&bytes).map_err(|e| e.to_string())?;
+            gobo::scratch::compile::compile(&project).map(drop).map_err(|e| e.to_string())
+        });
+        return match timed {
+            Ok(ms) => Outcome::Figure(figure(&w.unit, 1.0, ms, runs)),
+            Err(e) => Outcome::Unavailable(format!("load failed: {e}")),
+        };
+    }
+    let img = match scratch_vm::image(w) {
+        Ok(i) => i,
+        Err(e) => return Outcome::Unavailable(e),
+    };
+    let cfg = scratch_vm::config(suite);
+    let first = match scratch_vm::run_once(&img, &cfg, w) {
+        Ok(r) => r,
+        Err(e) => return Outcome::Unavailable(e),
+    };
+    let mut times = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) {
+        match scratch_vm::run_once(&img, &cfg, w) {
+            Ok((ms, _, _)) => times.push(ms),
+            Err(e) => return Outcome::Unavailable(e),
         }
     }
+    let ms = median(&mut times);
+    let work = match w.mode {
+        Mode::UntilIdle { iterations, .. } => iterations as f64,
+        _ => f64::from(first.1),
+    };
+    let mut f = figure(&w.unit, work, ms, runs);
+    if !first.2.is_empty() {
+        f.note = Some(format!("end state differs: {}", first.2.join(", ")));
+    }
+    Outcome::Figure(f)
 }

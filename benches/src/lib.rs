@@ -9,6 +9,7 @@
 pub mod evaluate;
 pub mod gobo_side;
 pub mod reference;
+pub mod scratch_vm;
 pub mod suite;
 pub mod table;
 
