@@ -8,5 +8,6 @@ pub mod image;
 pub mod project;
 pub mod scenario;
 pub mod trace;
+pub mod suite;
 pub mod value;
 pub mod vm;

@@ -1,0 +1,455 @@
+//! The test-suite data model (`docs/test-suite.md`): suites, cases, steps, inputs, waits and
+//! checks, as plain values. Parsing lives in [`super::parse`]; meaning lives in the runner.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::regex::Regex;
+use crate::scratch::value::Value;
+
+/// A whole suite: named test cases, each run from a fresh project.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    pub name: Option<String>,
+    /// Frames per virtual second (30, Scratch's rate).
+    pub fps: u32,
+    /// Seed of the project's random stream for a single run.
+    pub seed: u64,
+    pub cases: Vec<Case>,
+}
+
+/// One named test case with its own scenario.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub name: String,
+    /// Budget of virtual seconds for the whole case.
+    pub timeout: f64,
+    /// How `ask` questions are answered while the case runs.
+    pub answers: Vec<AnswerRule>,
+    pub steps: Vec<Step>,
+}
+
+/// One step of a case, optionally pinned to an absolute frame or time since the case started.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub at: Option<Span>,
+    pub kind: StepKind,
+}
+
+/// A number of frames or virtual seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Span {
+    Frames(u64),
+    Seconds(f64),
+}
+
+impl Span {
+    /// The span in frames at `fps`, rounded up.
+    pub fn frames(self, fps: u32) -> u64 {
+        match self {
+            Span::Frames(n) => n,
+            Span::Seconds(s) => {
+                let f = libm::ceil(s * f64::from(fps) - 1e-9);
+                if f <= 0.0 {
+                    0
+                } else if f >= 1e15 {
+                    1_000_000_000_000_000
+                } else {
+                    f as u64
+                }
+            }
+        }
+    }
+}
+
+/// What a step does.
+#[derive(Debug, Clone)]
+pub enum StepKind {
+    Do(Input),
+    Wait(Wait),
+    Expect(Check),
+    /// Remember the current frame under a name, for `since`, `changed` and `moved`.
+    Mark(String),
+}
+
+/// An input sent to the project.
+#[derive(Debug, Clone)]
+pub enum Input {
+    GreenFlag,
+    StopAll,
+    /// Key down, hold for the span (frames pass), key up.
+    KeyPress {
+        key: String,
+        hold: Span,
+    },
+    KeyDown(String),
+    KeyUp(String),
+    MouseMove {
+        x: f64,
+        y: f64,
+    },
+    MouseDown {
+        pos: Option<(f64, f64)>,
+    },
+    MouseUp {
+        pos: Option<(f64, f64)>,
+    },
+    /// Click a sprite, or the stage (`"Stage"`).
+    Click(SpriteRef),
+    Broadcast(String),
+    /// Answer the pending question now.
+    Answer(String),
+    SetVariable {
+        sprite: Option<SpriteRef>,
+        name: String,
+        value: Value,
+    },
+    SetSprite {
+        sprite: SpriteRef,
+        x: Option<f64>,
+        y: Option<f64>,
+        direction: Option<f64>,
+    },
+}
+
+/// A sprite named by one name or by alternatives (the first that exists in the project).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpriteRef {
+    pub names: Vec<String>,
+    /// The name chosen by validation; the first alternative until then.
+    pub resolved: String,
+}
+
+impl SpriteRef {
+    pub fn one(name: &str) -> SpriteRef {
+        SpriteRef { names: alloc::vec![String::from(name)], resolved: String::from(name) }
+    }
+}
+
+/// Waiting.
+#[derive(Debug, Clone)]
+pub enum Wait {
+    For(Span),
+    /// Until the check holds (tested after every frame, and once before the first), failing
+    /// the case after `timeout` unless `required` is false.
+    Until {
+        check: Box<Check>,
+        timeout: Span,
+        required: bool,
+    },
+}
+
+/// A rule choosing the answer to a question asked by the project.
+#[derive(Debug, Clone)]
+pub struct AnswerRule {
+    /// Only the n-th question (from 1) of the case.
+    pub nth: Option<u32>,
+    /// Only questions whose text matches.
+    pub when: Option<TextMatch>,
+    pub reply: Reply,
+    /// Virtual delay between the question and the answer.
+    pub delay: Span,
+}
+
+/// The text of an answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Text(String),
+    Compute(AnswerFn),
+}
+
+/// Answers computed from the question's text: a closed set (no code in suites).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerFn {
+    /// The question itself.
+    Echo,
+    /// Sum of the numbers in the question.
+    Sum,
+    /// First number minus the others.
+    Difference,
+    Product,
+    /// First number divided by the others.
+    Quotient,
+    Max,
+    Min,
+    /// How many numbers the question holds.
+    Count,
+    /// The question's characters in reverse order.
+    Reverse,
+    Upper,
+    Lower,
+    /// Number of characters of the question.
+    Length,
+}
+
+impl AnswerFn {
+    pub const ALL: [(&'static str, AnswerFn); 12] = [
+        ("echo", AnswerFn::Echo),
+        ("sum", AnswerFn::Sum),
+        ("difference", AnswerFn::Difference),
+        ("product", AnswerFn::Product),
+        ("quotient", AnswerFn::Quotient),
+        ("max", AnswerFn::Max),
+        ("min", AnswerFn::Min),
+        ("count", AnswerFn::Count),
+        ("reverse", AnswerFn::Reverse),
+        ("upper", AnswerFn::Upper),
+        ("lower", AnswerFn::Lower),
+        ("length", AnswerFn::Length),
+    ];
+}
+
+/// How a text is matched.
+#[derive(Debug, Clone)]
+pub struct TextMatch {
+    pub mode: TextMode,
+    pub case_insensitive: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum TextMode {
+    Equals(String),
+    Contains(String),
+    Regex(Regex),
+    /// The text read as a number equals `value` within `tolerance`.
+    Number {
+        value: f64,
+        tolerance: f64,
+    },
+}
+
+/// Constraints on a number; every one given must hold.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct NumMatch {
+    pub equals: Option<f64>,
+    pub tolerance: f64,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+/// Constraints on a Scratch value (variables, list items); every one given must hold.
+#[derive(Debug, Clone, Default)]
+pub struct ValueMatch {
+    /// Scratch equality (`=` block: numeric when both look numeric, else case-insensitive).
+    pub equals: Option<Value>,
+    /// With `equals`: compare as numbers within this tolerance.
+    pub tolerance: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub text: Option<TextMatch>,
+}
+
+/// Say or think.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SayKind {
+    Say,
+    Think,
+    Any,
+}
+
+/// Which instances of a sprite a state check looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CloneSel {
+    Original,
+    /// The clone with this creation serial (1, 2, ...).
+    Serial(u32),
+    /// At least one instance (original or clone).
+    Any,
+    /// Every instance, original included.
+    All,
+    /// Every clone (at least one must exist), original excluded.
+    AllClones,
+}
+
+/// A sprite property a check or probe reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prop {
+    X,
+    Y,
+    Direction,
+    Size,
+    /// Costume number (from 1, as the `costume number` reporter).
+    Costume,
+    Layer,
+    Visible,
+    Effect(Effect),
+}
+
+/// The graphic effects, in the trace's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    Color,
+    Fisheye,
+    Whirl,
+    Pixelate,
+    Mosaic,
+    Brightness,
+    Ghost,
+}
+
+impl Effect {
+    pub const ALL: [(&'static str, Effect); 7] = [
+        ("color", Effect::Color),
+        ("fisheye", Effect::Fisheye),
+        ("whirl", Effect::Whirl),
+        ("pixelate", Effect::Pixelate),
+        ("mosaic", Effect::Mosaic),
+        ("brightness", Effect::Brightness),
+        ("ghost", Effect::Ghost),
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        Effect::ALL[self.index()].0
+    }
+}
+
+/// A costume or backdrop, by name or by number (from 1).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CostumeRef {
+    Name(String),
+    Number(u32),
+}
+
+/// The state expected of a sprite.
+#[derive(Debug, Clone, Default)]
+pub struct SpriteExpect {
+    pub nums: Vec<(Prop, NumMatch)>,
+    pub visible: Option<bool>,
+    pub costume: Option<CostumeRef>,
+}
+
+/// A number read each frame, for `changed`, `monotonic` and `extent`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Probe {
+    Sprite {
+        sprite: SpriteRef,
+        prop: Prop,
+    },
+    Variable {
+        sprite: Option<SpriteRef>,
+        name: String,
+    },
+    /// A list's length.
+    ListLength {
+        sprite: Option<SpriteRef>,
+        name: String,
+    },
+    /// Backdrop number (from 1).
+    Backdrop,
+    /// Number of live clones of a sprite.
+    Clones(SpriteRef),
+}
+
+/// Orders for `monotonic`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Increasing,
+    Decreasing,
+    NonDecreasing,
+    NonIncreasing,
+}
+
+/// A list expectation.
+#[derive(Debug, Clone, Default)]
+pub struct ListExpect {
+    pub equals: Option<Vec<Value>>,
+    pub length: Option<NumMatch>,
+    pub contains: Option<Value>,
+}
+
+/// Something that must hold: of the current frame (state), of the frames since a mark
+/// (history), or of the program (static).
+#[derive(Debug, Clone)]
+pub enum Check {
+    Variable {
+        sprite: Option<SpriteRef>,
+        name: String,
+        expect: ValueMatch,
+    },
+    List {
+        sprite: Option<SpriteRef>,
+        name: String,
+        expect: ListExpect,
+    },
+    Sprite {
+        sprite: SpriteRef,
+        clone: CloneSel,
+        expect: SpriteExpect,
+    },
+    Backdrop(CostumeRef),
+    CloneCount {
+        sprite: SpriteRef,
+        count: NumMatch,
+    },
+    /// Scripts are (or are not) still running.
+    Running(bool),
+    Says {
+        sprite: Option<SpriteRef>,
+        kind: SayKind,
+        text: TextMatch,
+        since: Option<String>,
+    },
+    SaysInOrder {
+        sprite: Option<SpriteRef>,
+        kind: SayKind,
+        texts: Vec<TextMatch>,
+        since: Option<String>,
+    },
+    Asked {
+        text: Option<TextMatch>,
+        count: Option<NumMatch>,
+        since: Option<String>,
+    },
+    Broadcast {
+        name: String,
+        count: Option<NumMatch>,
+        since: Option<String>,
+    },
+    Moved {
+        sprite: SpriteRef,
+        at_least: f64,
+        since: Option<String>,
+    },
+    Changed {
+        probe: Probe,
+        from: String,
+        to: Option<String>,
+    },
+    Monotonic {
+        probe: Probe,
+        order: Order,
+        since: Option<String>,
+    },
+    Extent {
+        probe: Probe,
+        min: Option<NumMatch>,
+        max: Option<NumMatch>,
+        since: Option<String>,
+    },
+    /// The first frame where `from` holds, then the first later frame where `to` holds: the
+    /// time between them lies in `seconds`.
+    Interval {
+        from: Box<Check>,
+        to: Box<Check>,
+        seconds: NumMatch,
+        since: Option<String>,
+    },
+    Opcode {
+        opcode: String,
+        sprite: Option<SpriteRef>,
+        present: bool,
+    },
+    BlockCount {
+        sprite: Option<SpriteRef>,
+        opcode: Option<String>,
+        count: NumMatch,
+    },
+    Not(Box<Check>),
+    All(Vec<Check>),
+    Any(Vec<Check>),
+}

@@ -1,0 +1,240 @@
+//! Validating a parsed suite against a project: every sprite, variable, list, costume and
+//! backdrop it names must exist, and every mark it reads must be set earlier in its case.
+//! Sprite alternatives (`["Ball", "Sprite1"]`) are resolved here to the first that exists.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::error::{SuiteError, SuiteErrorKind};
+use super::facts::{join, ProjectFacts, TargetFacts};
+use super::json::{child, index};
+use super::model::{Case, Check, CostumeRef, Input, Probe, SpriteRef, StepKind, Suite, Wait};
+
+type Result<T> = core::result::Result<T, SuiteError>;
+
+/// The mark every case starts with.
+pub const START_MARK: &str = "start";
+
+/// Checks `suite` against `facts`, resolving sprite alternatives in place.
+pub fn validate(suite: &mut Suite, facts: &ProjectFacts) -> Result<()> {
+    for (i, case) in suite.cases.iter_mut().enumerate() {
+        validate_case(case, facts, &index("tests", i))?;
+    }
+    Ok(())
+}
+
+struct Ctx<'a> {
+    facts: &'a ProjectFacts,
+    marks: Vec<String>,
+}
+
+fn validate_case(case: &mut Case, facts: &ProjectFacts, path: &str) -> Result<()> {
+    let mut cx = Ctx { facts, marks: alloc::vec![String::from(START_MARK)] };
+    for (j, step) in case.steps.iter_mut().enumerate() {
+        let sp = index(&child(path, "steps"), j);
+        match &mut step.kind {
+            StepKind::Do(input) => cx.input(input, &sp)?,
+            StepKind::Wait(Wait::Until { check, .. }) => {
+                cx.check(check, &child(&child(&sp, "wait"), "until"))?
+            }
+            StepKind::Wait(Wait::For(_)) => {}
+            StepKind::Expect(check) => cx.check(check, &child(&sp, "expect"))?,
+            StepKind::Mark(m) => cx.marks.push(m.clone()),
+        }
+    }
+    Ok(())
+}
+
+fn unknown(path: &str, what: &'static str, name: &str, known: String) -> SuiteError {
+    SuiteError::new(path, SuiteErrorKind::Unknown { what, name: String::from(name), known })
+}
+
+impl Ctx<'_> {
+    fn sprite(&self, r: &mut SpriteRef, path: &str, stage_ok: bool) -> Result<()> {
+        let found = r.names.iter().find(|n| {
+            self.facts.sprite(n).is_some()
+                || (stage_ok && self.facts.stage().is_some_and(|s| &s.name == *n))
+        });
+        match found {
+            Some(n) => {
+                r.resolved = n.clone();
+                Ok(())
+            }
+            None => Err(unknown(path, "sprite", &r.names.join(" / "), self.facts.sprite_names())),
+        }
+    }
+
+    fn target(&self, r: &Option<SpriteRef>) -> Option<&TargetFacts> {
+        r.as_ref().and_then(|r| self.facts.sprite(&r.resolved))
+    }
+
+    fn opt_sprite(&self, r: &mut Option<SpriteRef>, path: &str) -> Result<()> {
+        match r {
+            Some(r) => self.sprite(r, &child(path, "sprite"), false),
+            None => Ok(()),
+        }
+    }
+
+    /// A variable (or list, when `list`) visible from the sprite, or anywhere when no sprite.
+    fn variable(
+        &self,
+        sprite: &Option<SpriteRef>,
+        name: &str,
+        path: &str,
+        list: bool,
+    ) -> Result<()> {
+        let pick = |t: &TargetFacts| if list { t.lists.clone() } else { t.variables.clone() };
+        let has = |t: &TargetFacts| pick(t).iter().any(|n| n == name);
+        let stage_has = self.facts.stage().is_some_and(has);
+        let found = match self.target(sprite) {
+            Some(t) => has(t) || stage_has,
+            None => self.facts.targets.iter().any(has),
+        };
+        if found {
+            return Ok(());
+        }
+        let mut known: Vec<String> = Vec::new();
+        for t in &self.facts.targets {
+            if t.is_stage
+                || sprite.is_none()
+                || self.target(sprite).is_some_and(|s| s.name == t.name)
+            {
+                known.extend(pick(t));
+            }
+        }
+        let what = if list { "list" } else { "variable" };
+        Err(unknown(path, what, name, join(known.iter().map(String::as_str))))
+    }
+
+    fn mark(&self, m: &Option<String>, path: &str) -> Result<()> {
+        match m {
+            Some(m) if !self.marks.contains(m) => {
+                Err(SuiteError::new(path, SuiteErrorKind::UnknownMark(m.clone())))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn costume(
+        &self,
+        target: Option<&TargetFacts>,
+        c: &CostumeRef,
+        path: &str,
+        what: &'static str,
+    ) -> Result<()> {
+        let Some(t) = target else { return Ok(()) };
+        match c {
+            CostumeRef::Name(n) if !t.costumes.contains(n) => {
+                Err(unknown(path, what, n, join(t.costumes.iter().map(String::as_str))))
+            }
+            CostumeRef::Number(k) if *k as usize > t.costumes.len() => Err(SuiteError::new(
+                path,
+                SuiteErrorKind::BadValue(alloc::format!(
+                    "{what} number {k} but {} has {}",
+                    t.name,
+                    t.costumes.len()
+                )),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn input(&self, input: &mut Input, path: &str) -> Result<()> {
+        match input {
+            Input::Click(r) => self.sprite(r, &child(path, "sprite"), true),
+            Input::SetVariable { sprite, name, .. } => {
+                self.opt_sprite(sprite, path)?;
+                self.variable(sprite, name, &child(path, "variable"), false)
+            }
+            Input::SetSprite { sprite, .. } => self.sprite(sprite, &child(path, "sprite"), false),
+            _ => Ok(()),
+        }
+    }
+
+    fn probe(&self, p: &mut Probe, path: &str) -> Result<()> {
+        match p {
+            Probe::Sprite { sprite, .. } => self.sprite(sprite, &child(path, "sprite"), false),
+            Probe::Variable { sprite, name } => {
+                self.opt_sprite(sprite, path)?;
+                self.variable(sprite, name, &child(path, "variable"), false)
+            }
+            Probe::ListLength { sprite, name } => {
+                self.opt_sprite(sprite, path)?;
+                self.variable(sprite, name, &child(path, "list_length"), true)
+            }
+            Probe::Backdrop => Ok(()),
+            Probe::Clones(s) => self.sprite(s, &child(path, "clones"), false),
+        }
+    }
+
+    fn check(&self, c: &mut Check, path: &str) -> Result<()> {
+        let since = |m: &Option<String>| self.mark(m, &child(path, "since"));
+        match c {
+            Check::Variable { sprite, name, .. } => {
+                self.opt_sprite(sprite, path)?;
+                self.variable(sprite, name, &child(path, "variable"), false)
+            }
+            Check::List { sprite, name, .. } => {
+                self.opt_sprite(sprite, path)?;
+                self.variable(sprite, name, &child(path, "list"), true)
+            }
+            Check::Sprite { sprite, expect, .. } => {
+                self.sprite(sprite, &child(path, "sprite"), false)?;
+                match &expect.costume {
+                    Some(cr) => {
+                        let t = self.facts.sprite(&sprite.resolved);
+                        self.costume(t, cr, &child(path, "costume"), "costume")
+                    }
+                    None => Ok(()),
+                }
+            }
+            Check::Backdrop(b) => {
+                self.costume(self.facts.stage(), b, &child(path, "backdrop"), "backdrop")
+            }
+            Check::CloneCount { sprite, .. } => self.sprite(sprite, &child(path, "clones"), false),
+            Check::Running(_) => Ok(()),
+            Check::Says { sprite, since: s, .. } | Check::SaysInOrder { sprite, since: s, .. } => {
+                if let Some(r) = sprite {
+                    self.sprite(r, &child(path, "sprite"), true)?;
+                }
+                since(s)
+            }
+            Check::Asked { since: s, .. } | Check::Broadcast { since: s, .. } => since(s),
+            Check::Moved { sprite, since: s, .. } => {
+                self.sprite(sprite, &child(path, "moved"), false)?;
+                since(s)
+            }
+            Check::Changed { probe, from, to } => {
+                self.probe(probe, &child(path, "changed"))?;
+                self.mark(&Some(from.clone()), &child(path, "from"))?;
+                self.mark(to, &child(path, "to"))
+            }
+            Check::Monotonic { probe, since: s, .. } => {
+                self.probe(probe, &child(path, "monotonic"))?;
+                since(s)
+            }
+            Check::Extent { probe, since: s, .. } => {
+                self.probe(probe, &child(path, "extent"))?;
+                since(s)
+            }
+            Check::Interval { from, to, since: s, .. } => {
+                self.check(from, &child(&child(path, "interval"), "from"))?;
+                self.check(to, &child(&child(path, "interval"), "to"))?;
+                since(s)
+            }
+            Check::Opcode { sprite, .. } | Check::BlockCount { sprite, .. } => {
+                self.opt_sprite(sprite, path)
+            }
+            Check::Not(inner) => self.check(inner, &child(path, "not")),
+            Check::All(list) => self.checks(list, &child(path, "all")),
+            Check::Any(list) => self.checks(list, &child(path, "any")),
+        }
+    }
+
+    fn checks(&self, list: &mut [Check], path: &str) -> Result<()> {
+        for (k, item) in list.iter_mut().enumerate() {
+            self.check(item, &index(path, k))?;
+        }
+        Ok(())
+    }
+}
