@@ -12,6 +12,7 @@ mod pack;
 mod project_input;
 mod run;
 mod xlogo;
+mod test;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -40,6 +41,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run scratch-vm's execute fixtures (SAY plan/pass/fail/end) on .sb3 files and folders.
     Conform(conform::ConformArgs),
+    /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
+    Test(test::TestArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,5 +59,6 @@ fn main() -> ExitCode {
         Command::Draw(args) => draw::run(args),
         Command::Run(args) => run::run(args),
         Command::Conform(args) => conform::run(args),
+        Command::Test(args) => test::run(args),
     }
 }

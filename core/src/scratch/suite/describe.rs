@@ -165,17 +165,21 @@ pub(crate) fn check(c: &Check) -> String {
             format!("list {name} {}", parts.join(" and "))
         }
         Check::Sprite { sprite, clone, expect } => {
-            let mut parts = Vec::new();
+            let mut has = Vec::new();
             for (p, m) in &expect.nums {
-                parts.push(format!("{} {}", prop(*p), num_match(m)));
-            }
-            if let Some(v) = expect.visible {
-                parts.push(String::from(if v { "visible" } else { "hidden" }));
+                has.push(format!("{} {}", prop(*p), num_match(m)));
             }
             if let Some(c) = &expect.costume {
-                parts.push(format!("costume {}", costume(c)));
+                has.push(format!("costume {}", costume(c)));
             }
-            format!("{} to have {}", instances(&sprite.resolved, *clone), parts.join(", "))
+            let mut parts = Vec::new();
+            if !has.is_empty() {
+                parts.push(format!("have {}", has.join(", ")));
+            }
+            if let Some(v) = expect.visible {
+                parts.push(String::from(if v { "be visible" } else { "be hidden" }));
+            }
+            format!("{} to {}", instances(&sprite.resolved, *clone), parts.join(" and "))
         }
         Check::Backdrop(b) => format!("backdrop {}", costume(b)),
         Check::CloneCount { sprite, count } => {

@@ -1,5 +1,5 @@
 //! The test-suite data model (`docs/test-suite.md`): suites, cases, steps, inputs, waits and
-//! checks, as plain values. Parsing lives in [`super::parse`]; meaning lives in the runner.
+//! checks, as plain values. Parsing lives in `parse.rs`; meaning lives in the runner.
 
 use alloc::boxed::Box;
 use alloc::string::String;

@@ -18,8 +18,8 @@ use super::regex::Regex;
 /// The keys that say what a check is, in the order they are looked for (`sprite` last: it is
 /// also a qualifier of other checks).
 const CHECK_KINDS: &str = "not, all, any, variable, list, says, says_in_order, asked, questions, \
-                           broadcast, moved, changed, monotonic, extent, interval, opcode, \
-                           block_count, backdrop, clones, running, sprite";
+                           broadcast, moved, changed, monotonic, extent, interval, block_count, \
+                           opcode, backdrop, clones, running, sprite";
 
 /// Parses a check object at `path`.
 pub(crate) fn parse_check(v: &Json, path: &str) -> Result<Check> {
@@ -105,15 +105,15 @@ pub(crate) fn parse_check(v: &Json, path: &str) -> Result<Check> {
         io.finish()?;
         let seconds = num_match(o.req("seconds")?, &o.path_of("seconds"))?;
         Check::Interval { from: Box::new(from), to: Box::new(to), seconds, since: o.str("since")? }
+    } else if let Some(c) = o.get("block_count") {
+        let count = num_match(c, &o.path_of("block_count"))?;
+        let sprite = opt_sprite(&mut o, "sprite")?;
+        Check::BlockCount { sprite, opcode: o.str("opcode")?, count }
     } else if o.has("opcode") {
         let opcode = o.req_str("opcode")?;
         let sprite = opt_sprite(&mut o, "sprite")?;
         let present = o.bool("present")?.unwrap_or(true);
         Check::Opcode { opcode, sprite, present }
-    } else if let Some(c) = o.get("block_count") {
-        let count = num_match(c, &o.path_of("block_count"))?;
-        let sprite = opt_sprite(&mut o, "sprite")?;
-        Check::BlockCount { sprite, opcode: o.str("opcode")?, count }
     } else if let Some(b) = o.get("backdrop") {
         Check::Backdrop(costume_ref(b, &o.path_of("backdrop"))?)
     } else if let Some(s) = o.get("clones") {
