@@ -11,8 +11,8 @@ mod draw;
 mod pack;
 mod project_input;
 mod run;
-mod xlogo;
 mod test;
+mod xlogo;
 
 #[derive(Debug, Parser)]
 #[command(

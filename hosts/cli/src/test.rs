@@ -17,7 +17,7 @@ use serde_json::{json, Value as Json};
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
-    /// The project: a project.json file (or an .sb3 once the archive reader is available).
+    /// The project: an .sb3 archive, a folder holding project.json, or a project.json file.
     #[arg(required_unless_present = "batch")]
     project: Option<PathBuf>,
     /// The test suite (JSON, docs/test-suite.md).
@@ -146,7 +146,10 @@ fn read(path: &Path) -> Result<String, String> {
 }
 
 fn load(job: &Job) -> Result<(Suite, ProjectFacts), String> {
-    let project = read(&job.project)?;
+    let files = gobo_host::sb3::load_path(&job.project)
+        .map_err(|e| format!("{}: {e}", job.project.display()))?;
+    let project = String::from_utf8(files.project_json)
+        .map_err(|_| format!("{}: project.json is not UTF-8", job.project.display()))?;
     let suite = read(&job.suite)?;
     let (suite, facts) =
         load_suite(&suite, &project).map_err(|e| format!("{}: {e}", job.suite.display()))?;

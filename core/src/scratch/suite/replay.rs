@@ -7,15 +7,16 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use serde_json::{json, Map, Value as Json};
+use serde_json::{json, Value as Json};
 
 use super::observe::Snapshot;
 use super::run::{Action, Subject};
 
-/// Replays trace frames in order.
-#[derive(Debug)]
+/// Replays trace frames in order (each read once, when the trace is loaded).
+#[derive(Debug, Clone)]
 pub struct TraceSubject {
-    frames: Vec<Map<String, Json>>,
+    /// Each frame's observation and the refvm actions it recorded.
+    frames: Vec<(Snapshot, Vec<String>)>,
     next: usize,
     pending: Vec<Action>,
     strict: bool,
@@ -54,7 +55,12 @@ impl TraceSubject {
                 return Err(format!("trace line {}: not an object", n + 1));
             };
             if map.contains_key("f") {
-                frames.push(map);
+                let actions = map
+                    .get("actions")
+                    .and_then(Json::as_array)
+                    .map(|a| a.iter().filter_map(Json::as_str).map(String::from).collect())
+                    .unwrap_or_default();
+                frames.push((Snapshot::from_trace_frame(&map), actions));
             }
         }
         Ok(TraceSubject { frames, next: 0, pending: Vec::new(), strict, applied: Vec::new() })
@@ -108,17 +114,12 @@ impl Subject for TraceSubject {
 
     fn step(&mut self, out: &mut Snapshot) -> Result<(), String> {
         let frame = self.next as u64;
-        let Some(map) = self.frames.get(self.next) else {
+        let Some((snap, recorded)) = self.frames.get(self.next) else {
             return Err(format!("the trace ends after {} frames", self.frames.len()));
         };
         if self.strict {
             let sent: Vec<&str> = self.pending.iter().filter_map(refvm_action).collect();
-            let recorded: Vec<&str> = map
-                .get("actions")
-                .and_then(Json::as_array)
-                .map(|a| a.iter().filter_map(Json::as_str).collect())
-                .unwrap_or_default();
-            if sent != recorded {
+            if sent.len() != recorded.len() || sent.iter().zip(recorded).any(|(a, b)| *a != b) {
                 return Err(format!(
                     "the trace does not follow the suite at frame {frame}: the suite sends {sent:?}, the trace recorded {recorded:?}"
                 ));
@@ -127,7 +128,7 @@ impl Subject for TraceSubject {
         for a in self.pending.drain(..) {
             self.applied.push((frame, a));
         }
-        *out = Snapshot::from_trace_frame(map);
+        out.clone_from(snap);
         self.next += 1;
         Ok(())
     }
