@@ -7,7 +7,7 @@ pub mod diff;
 pub mod image;
 pub mod project;
 pub mod scenario;
-pub mod trace;
 pub mod suite;
+pub mod trace;
 pub mod value;
 pub mod vm;
