@@ -23,8 +23,19 @@ pub fn arith_num(op: &Rop, x: f64, y: f64) -> f64 {
         Rop::Mul => x * y,
         Rop::Div => x / y,
         _ => {
-            // Floored modulo: result has the divisor's sign.
-            let mut r = x % y;
+            // Floored modulo: result has the divisor's sign. Whole numbers below 2^53 take
+            // the integer remainder (same value as `fmod`, including the sign of zero).
+            let whole = |v: f64| libm::trunc(v) == v && libm::fabs(v) < 9.0e15;
+            let mut r = if y != 0.0 && whole(x) && whole(y) {
+                let q = (x as i64) % (y as i64);
+                if q == 0 && x.is_sign_negative() {
+                    -0.0
+                } else {
+                    q as f64
+                }
+            } else {
+                x % y
+            };
             if r / y < 0.0 {
                 r += y;
             }
@@ -153,5 +164,36 @@ fn tan_deg(angle: f64) -> f64 {
         f64::NEG_INFINITY
     } else {
         round10(libm::tan(core::f64::consts::PI * a / 180.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floored_mod_matches_scratch() {
+        // (n, modulus, expected) from scratch-vm's `mod`: n % m, plus m when the signs differ.
+        let rows = [
+            (7.0, 3.0, 1.0),
+            (-7.0, 3.0, 2.0),
+            (7.0, -3.0, -2.0),
+            (5.5, 2.0, 1.5),
+            (-5.5, 2.0, 0.5),
+            (1e20, 7.0, 1e20 % 7.0),
+        ];
+        for (n, m, want) in rows {
+            assert_eq!(arith_num(&Rop::Mod, n, m), want, "{n} mod {m}");
+        }
+        let z = arith_num(&Rop::Mod, -4.0, 2.0);
+        assert!(z == 0.0 && z.is_sign_negative(), "-4 mod 2 is -0 in JavaScript");
+        assert!(arith_num(&Rop::Mod, 1.0, 0.0).is_nan());
+    }
+
+    #[test]
+    fn tan_has_infinities_at_right_angles() {
+        assert_eq!(tan_deg(90.0), f64::INFINITY);
+        assert_eq!(tan_deg(-90.0), f64::NEG_INFINITY);
+        assert_eq!(tan_deg(45.0), 1.0);
     }
 }
