@@ -155,3 +155,49 @@ fn a_trace_that_does_not_follow_the_suite_is_rejected() {
     let reason = v.reason.unwrap_or_default();
     assert!(reason.contains("does not follow the suite"), "{reason}");
 }
+
+/// The same suites on gobo's VM (`VmSubject`): the same cases pass and fail as on the reference
+/// traces; "direct writes" fails because the VM has no direct-write entry point yet.
+#[test]
+fn the_vm_gives_the_reference_verdicts() {
+    use gobo::scratch::suite::{run_suite, VmSubject};
+    let cases: [(&str, &[&str]); 3] = [
+        ("keys", &["arrows move the cat"]),
+        (
+            "quiz",
+            &[
+                "a computed right answer is praised",
+                "a wrong answer is refused",
+                "answers given by steps",
+            ],
+        ),
+        ("timing", &["the lamp is dark for two seconds", "the spawner makes three ghost clones"]),
+    ];
+    for (example, broken) in cases {
+        for variant in ["project.json", "broken.json"] {
+            let dir = root().join("examples/scratch").join(example);
+            let read = |p: &Path| {
+                std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+            };
+            let project = read(&dir.join(variant));
+            let (suite, facts) = load_suite(&read(&dir.join("suite.json")), &project)
+                .unwrap_or_else(|e| panic!("{example}: {e}"));
+            let loaded =
+                gobo::scratch::project::load(project.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+            let img = gobo::scratch::compile::compile(&loaded).unwrap_or_else(|e| panic!("{e}"));
+            let verdicts = run_suite(&suite, &facts, suite.seed, |seed| {
+                VmSubject::new(img.clone(), suite.fps, seed)
+            });
+            let mut failing: Vec<&str> =
+                verdicts.iter().filter(|v| !v.passed).map(|v| v.name.as_str()).collect();
+            failing.sort_unstable();
+            let mut want: Vec<&str> =
+                if variant == "broken.json" { broken.to_vec() } else { Vec::new() };
+            if example == "keys" {
+                want.push("direct writes");
+            }
+            want.sort_unstable();
+            assert_eq!(failing, want, "{example}/{variant}: {verdicts:#?}");
+        }
+    }
+}

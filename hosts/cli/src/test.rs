@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gobo::scratch::suite::{
-    load_suite, model::Suite, run_case, CaseVerdict, ProjectFacts, SeedReport, Stability,
-    SuiteReport, TraceSubject,
+    load_suite, model::Suite, run_case, run_suite, CaseVerdict, ProjectFacts, SeedReport,
+    Stability, SuiteReport, TraceSubject, VmSubject,
 };
 use gobo_host::batch::{run_batch, BatchOptions};
 use serde_json::{json, Value as Json};
@@ -177,22 +177,22 @@ fn parse_seeds(spec: &str) -> Result<Vec<u64>, String> {
     Ok((a..=b).collect())
 }
 
-/// Runs every case once under `seed` (only the traced cases when traces are given).
+/// Runs every case once under `seed`: on the VM, or on the recorded traces when some are given
+/// (then only the traced cases are judged).
 fn run_once(
     job: &Job,
     suite: &Suite,
     facts: &ProjectFacts,
     seed: u64,
 ) -> Result<SuiteReport, String> {
+    if job.traces.is_empty() {
+        let img = crate::project_input::load_image(&job.project)?;
+        let cases =
+            run_suite(suite, facts, seed, |seed| VmSubject::new(img.clone(), suite.fps, seed));
+        return Ok(SuiteReport { cases });
+    }
     let mut cases: Vec<CaseVerdict> = Vec::new();
     for case in &suite.cases {
-        if job.traces.is_empty() {
-            // The live VM plugs in here (a Subject over the VM's frames and inputs).
-            let _ = seed;
-            return Err(String::from(
-                "running a project needs the Scratch VM, which this build does not have yet; judge a recorded run with --trace CASE=FILE",
-            ));
-        }
         let Some(path) = job.traces.get(&case.name) else { continue };
         let mut subject = TraceSubject::new(&read(path)?, true)
             .map_err(|e| format!("{}: {e}", path.display()))?;
