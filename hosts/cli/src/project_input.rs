@@ -5,7 +5,7 @@ use std::path::Path;
 
 use gobo::scratch::compile::compile;
 use gobo::scratch::image::Image;
-use gobo::scratch::project::load;
+use gobo::scratch::project::{load_with, LoadOptions};
 
 /// The bytes of `project.json` for a path (via the `.sb3` reader of `gobo-host`).
 pub fn project_bytes(path: &Path) -> Result<Vec<u8>, String> {
@@ -13,9 +13,14 @@ pub fn project_bytes(path: &Path) -> Result<Vec<u8>, String> {
     Ok(files.project_json)
 }
 
-/// Load and compile a project.
+/// Load and compile a project. Like scratch-vm, a dangling, shared or cyclic block reference
+/// does not stop the project from loading: the reference is dropped and a warning printed.
 pub fn load_image(path: &Path) -> Result<Image, String> {
     let bytes = project_bytes(path)?;
-    let project = load(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let options = LoadOptions { repair_references: true };
+    let project = load_with(&bytes, &options).map_err(|e| format!("{}: {e}", path.display()))?;
+    for warning in &project.warnings {
+        eprintln!("gobo: warning: {}: {warning}", path.display());
+    }
     compile(&project).map_err(|e| format!("{}: {e}", path.display()))
 }
