@@ -13,5 +13,6 @@ extern crate alloc;
 pub mod drawing;
 pub mod image;
 pub mod kit;
+pub mod md5;
 pub mod scratch;
 pub mod xlogo;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use gobo::scratch::compile::compile;
 use gobo::scratch::project::load;
 use gobo::scratch::scenario::Scenario;
-use gobo::scratch::trace::run_frames;
+use gobo::scratch::trace::{end_line, run_frames};
 use gobo::scratch::vm::{Config, Vm};
 use serde_json::Value as Json;
 
@@ -50,7 +50,8 @@ fn first_diff(a: &Json, b: &Json, path: &str) -> Option<String> {
     }
 }
 
-/// Run a golden and compare every frame line (the meta and end lines are not compared).
+/// Run a golden and compare every frame line, the meta line's `md5` (of the project file) and
+/// the end line (`frames`, `blockRandomCalls`, `uidCalls`).
 fn check(name: &str) {
     let dir = golden_dir(name);
     let project = std::fs::read(dir.join("project.json")).expect("golden project");
@@ -87,6 +88,10 @@ fn check(name: &str) {
         }
     }
     assert_eq!(want.len(), ours.len(), "{name}: frame count");
+    assert_eq!(meta["md5"].as_str(), Some(gobo::md5::hex(&project).as_str()), "{name}: md5");
+    let end: Json = serde_json::from_str(&end_line(&vm)).expect("end line is JSON");
+    let reference_end = reference.last().expect("end line");
+    assert_eq!(reference_end, &end, "{name}: end line");
 }
 
 macro_rules! goldens {

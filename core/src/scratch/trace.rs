@@ -233,6 +233,9 @@ pub struct MetaInfo<'a> {
     pub frames: u64,
     /// Calendar epoch as given (ISO 8601).
     pub epoch: &'a str,
+    /// MD5 (hex) of the project file as given (`project.json` or `.sb3` bytes), as the
+    /// reference computes it; `None` writes `null`. [`crate::md5::hex`] computes it.
+    pub md5: Option<&'a str>,
 }
 
 /// The first line: `{"meta":{...}}` with the reference's keys (gobo's values).
@@ -241,9 +244,14 @@ pub fn meta_line(vm: &Vm, m: &MetaInfo<'_>) -> String {
     let mut s =
         String::from("{\"meta\":{\"scratchVm\":\"5.0.300\",\"engine\":\"gobo\",\"project\":");
     push_json_str(&mut s, m.project);
+    s.push_str(",\"md5\":");
+    match m.md5 {
+        Some(h) => push_json_str(&mut s, h),
+        None => s.push_str("null"),
+    }
     let _ = write!(
         s,
-        ",\"md5\":null,\"frames\":{},\"seed\":{},\"fps\":{},\"renderer\":\"none\",\"ticksPerFrame\":{},\"warpChecks\":{},\"turbo\":{},\"epoch\":",
+        ",\"frames\":{},\"seed\":{},\"fps\":{},\"renderer\":\"none\",\"ticksPerFrame\":{},\"warpChecks\":{},\"turbo\":{},\"epoch\":",
         m.frames, c.seed, c.fps, c.ticks_per_frame, c.warp_checks, c.turbo
     );
     push_json_str(&mut s, m.epoch);
@@ -260,12 +268,13 @@ pub fn meta_line(vm: &Vm, m: &MetaInfo<'_>) -> String {
     s
 }
 
-/// The last line: `{"end":{frames, blockRandomCalls}}`.
+/// The last line: `{"end":{frames, blockRandomCalls, uidCalls}}`.
 pub fn end_line(vm: &Vm) -> String {
     alloc::format!(
-        "{{\"end\":{{\"frames\":{},\"blockRandomCalls\":{}}}}}",
+        "{{\"end\":{{\"frames\":{},\"blockRandomCalls\":{},\"uidCalls\":{}}}}}",
         vm.frame(),
-        vm.random_calls()
+        vm.random_calls(),
+        vm.uid_calls()
     )
 }
 

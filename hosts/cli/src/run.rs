@@ -128,7 +128,12 @@ pub fn run(a: RunArgs) -> ExitCode {
         },
     };
     let project = a.project.display().to_string();
-    let meta = meta_line(&vm, &MetaInfo { project: &project, frames, epoch: &a.epoch });
+    // The reference hashes the file it was given; for a folder, gobo hashes its project.json.
+    let hashed =
+        if a.project.is_dir() { a.project.join("project.json") } else { a.project.clone() };
+    let md5 = std::fs::read(&hashed).ok().map(|b| gobo::md5::hex(&b));
+    let info = MetaInfo { project: &project, frames, epoch: &a.epoch, md5: md5.as_deref() };
+    let meta = meta_line(&vm, &info);
     let mut ok = writeln!(out, "{meta}").is_ok();
     run_frames(&mut vm, &sc, frames, a.until_idle, &mut |line| {
         ok &= writeln!(out, "{line}").is_ok();

@@ -77,6 +77,7 @@ pub fn compile(project: &Project) -> Result<Image, CompileError> {
             broadcasts: Vec::new(),
             procs: Vec::new(),
             warnings: Vec::new(),
+            load_uid_calls: project.load_uid_calls(),
         },
         warnings: BTreeSet::new(),
         stage,

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 pub use ops::{Hat, Rop, Sop};
 
 /// Version of the image layout; bumped on every incompatible change.
-pub const IMAGE_VERSION: u32 = 1;
+pub const IMAGE_VERSION: u32 = 2;
 
 /// Index of a statement in [`Image::stmts`].
 pub type StmtId = u32;
@@ -70,6 +70,10 @@ pub struct Image {
     pub procs: Vec<Proc>,
     /// Opcodes without an implementation and other compile notes, deduplicated, sorted.
     pub warnings: Vec<String>,
+    /// `uid()` calls scratch-vm makes before the first frame (see
+    /// [`crate::scratch::project::Project::load_uid_calls`]); the trace's `end.uidCalls` adds
+    /// the calls made while running.
+    pub load_uid_calls: u64,
 }
 
 /// A target (stage or sprite) as loaded.

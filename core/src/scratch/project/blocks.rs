@@ -60,6 +60,20 @@ impl Blocks {
         self.list.iter().enumerate().map(|(i, b)| (BlockIdx(i as u32), b))
     }
 
+    /// Compressed primitive arrays written in this map, top-level or inside an input (scratch-vm
+    /// gives each a fresh id when it deserializes them).
+    pub fn primitive_arrays(&self) -> u64 {
+        let mut n = 0;
+        for b in &self.list {
+            n += u64::from(matches!(b.form, BlockForm::Primitive(_)));
+            for i in &b.inputs {
+                n += u64::from(matches!(i.value, Some(InputValue::Primitive(_))));
+                n += u64::from(matches!(i.shadow, Some(InputValue::Primitive(_))));
+            }
+        }
+        n
+    }
+
     /// Top-level blocks (script heads and loose reporters), in file order.
     pub fn top_level(&self) -> impl Iterator<Item = (BlockIdx, &Block)> {
         self.iter().filter(|(_, b)| b.top_level)

@@ -58,6 +58,16 @@ impl Project {
     pub fn stage(&self) -> Option<&Target> {
         self.targets.iter().find(|t| t.is_stage)
     }
+
+    /// How many times scratch-vm 5.0.300 calls `uid()` from process start to the end of
+    /// loading this project in the reference harness (`../shared/refvm`, whose trace reports
+    /// the count as `end.uidCalls`): one when its Scratch 2 serializer module loads
+    /// (`emptyStringName`), one per target (the `Target` constructor), and one per compressed
+    /// primitive array the Scratch 3 deserializer expands (`deserializeInputDesc`).
+    pub fn load_uid_calls(&self) -> u64 {
+        let primitives: u64 = self.targets.iter().map(|t| t.blocks.primitive_arrays()).sum();
+        1 + self.targets.len() as u64 + primitives
+    }
 }
 
 /// The `meta` object: which program wrote the file.

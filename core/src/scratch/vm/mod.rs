@@ -280,6 +280,14 @@ impl Vm {
         self.rng.calls
     }
 
+    /// scratch-vm `uid()` calls so far, counted as the reference harness counts them: those
+    /// made while loading ([`Image::load_uid_calls`]), one per clone created (the `Target`
+    /// constructor) and one per bubble update (`_updateBubble` sets a fresh `usageId`).
+    pub fn uid_calls(&self) -> u64 {
+        let clones: u64 = self.clone_serials.iter().map(|&n| u64::from(n)).sum();
+        self.img.load_uid_calls + clones + self.usage_seq
+    }
+
     /// Non-monitor threads in the thread list (what the trace calls `threads`).
     pub fn thread_count(&self) -> usize {
         self.threads.len()
