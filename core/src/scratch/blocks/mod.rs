@@ -1,4 +1,4 @@
-//! Block semantics, one module per family, as `impl Vm` methods called by `Vm::execute`
+//! Block semantics, one module per family, as `impl Vm` methods called by `Vm::execute_in`
 //! (statements) and by the reporter evaluator. Each follows the matching
 //! `scratch-vm/src/blocks/scratch3_*.js` file.
 
@@ -11,62 +11,61 @@ pub mod operators;
 pub mod procedures;
 pub mod sensing;
 
-use crate::scratch::image::{Sop, StmtId};
+use crate::scratch::image::{Image, Sop, StmtId};
 use crate::scratch::value::cast::{to_bool, to_number};
 use crate::scratch::vm::Vm;
 
 impl Vm {
     /// scratch-vm's `execute(sequencer, thread)` for the active thread's top block `cur`:
-    /// evaluate the block's inputs, then run it.
-    pub(crate) fn execute(&mut self, cur: StmtId) {
-        let img = self.img.clone();
+    /// evaluate the block's inputs, then run it (`t` is the thread's target, `img` is
+    /// `self.img`).
+    pub(crate) fn execute_in(&mut self, img: &Image, cur: StmtId, t: u32) {
         let s = &img.stmts[cur as usize];
         let args = &img.args[s.args as usize..s.args as usize + s.nargs as usize];
-        let t = self.th().target;
         match &s.op {
             Sop::Hat | Sop::HatGreater(_) | Sop::HatTouching => {}
             Sop::Unimplemented | Sop::Nop => {
                 for k in 0..args.len() {
-                    self.arg(args, k, t);
+                    self.arg_in(img, args, k, t);
                 }
             }
             Sop::Repeat => {
-                let n = self.num_arg(args, 0, t);
+                let n = self.num_arg_in(img, args, 0, t);
                 self.repeat(cur, n);
             }
             Sop::Forever => self.step_to_branch(cur, 0, true),
             Sop::If => {
-                if to_bool(&self.arg(args, 0, t)) {
+                if to_bool(&self.arg_in(img, args, 0, t)) {
                     self.step_to_branch(cur, 0, false);
                 }
             }
             Sop::IfElse => {
-                let b = if to_bool(&self.arg(args, 0, t)) { 0 } else { 1 };
+                let b = if to_bool(&self.arg_in(img, args, 0, t)) { 0 } else { 1 };
                 self.step_to_branch(cur, b, false);
             }
             Sop::RepeatUntil => {
-                if !to_bool(&self.arg(args, 0, t)) {
+                if !to_bool(&self.arg_in(img, args, 0, t)) {
                     self.step_to_branch(cur, 0, true);
                 }
             }
             Sop::While => {
-                if to_bool(&self.arg(args, 0, t)) {
+                if to_bool(&self.arg_in(img, args, 0, t)) {
                     self.step_to_branch(cur, 0, true);
                 }
             }
             Sop::WaitUntil => {
-                if !to_bool(&self.arg(args, 0, t)) {
+                if !to_bool(&self.arg_in(img, args, 0, t)) {
                     self.yield_now();
                 }
             }
             Sop::SetVar(slot) => {
-                let v = self.arg(args, 0, t);
+                let v = self.arg_in(img, args, 0, t);
                 if let Some(x) = self.var_mut(t, *slot) {
                     *x = v;
                 }
             }
             Sop::ChangeVar(slot) => {
-                let d = self.num_arg(args, 0, t);
+                let d = self.num_arg_in(img, args, 0, t);
                 if let Some(x) = self.var_mut(t, *slot) {
                     match x {
                         crate::scratch::value::Value::Num(n) if !n.is_nan() => *n += d,

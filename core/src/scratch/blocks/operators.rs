@@ -22,26 +22,31 @@ pub fn arith_num(op: &Rop, x: f64, y: f64) -> f64 {
         Rop::Sub => x - y,
         Rop::Mul => x * y,
         Rop::Div => x / y,
-        _ => {
-            // Floored modulo: result has the divisor's sign. Whole numbers below 2^53 take
-            // the integer remainder (same value as `fmod`, including the sign of zero).
-            let whole = |v: f64| libm::trunc(v) == v && libm::fabs(v) < 9.0e15;
-            let mut r = if y != 0.0 && whole(x) && whole(y) {
-                let q = (x as i64) % (y as i64);
-                if q == 0 && x.is_sign_negative() {
-                    -0.0
-                } else {
-                    q as f64
-                }
-            } else {
-                x % y
-            };
-            if r / y < 0.0 {
-                r += y;
-            }
-            r
-        }
+        _ => floored_mod(x, y),
     }
+}
+
+/// scratch-vm's `mod`: `r = n % m; if (r / m < 0) r += m` (the result has the divisor's sign).
+/// Whole numbers below 9e15 take the integer remainder: same value as `fmod`, including the
+/// sign of zero, and there `r / m < 0` is exactly "r is non-zero with the other sign" (no
+/// underflow: |r| >= 1 and |m| < 9e15).
+#[inline]
+pub fn floored_mod(x: f64, y: f64) -> f64 {
+    // `v as i64 as f64 == v` is `trunc(v) == v` in this range (NaN fails the range check).
+    let whole = |v: f64| libm::fabs(v) < 9.0e15 && v as i64 as f64 == v;
+    if y != 0.0 && whole(x) && whole(y) {
+        let (a, b) = (x as i64, y as i64);
+        let q = a % b;
+        if q == 0 {
+            return if x.is_sign_negative() { -0.0 } else { 0.0 };
+        }
+        return if (q < 0) != (b < 0) { (q + b) as f64 } else { q as f64 };
+    }
+    let mut r = x % y;
+    if r / y < 0.0 {
+        r += y;
+    }
+    r
 }
 
 /// gt, lt, equals.
@@ -188,6 +193,52 @@ mod tests {
         let z = arith_num(&Rop::Mod, -4.0, 2.0);
         assert!(z == 0.0 && z.is_sign_negative(), "-4 mod 2 is -0 in JavaScript");
         assert!(arith_num(&Rop::Mod, 1.0, 0.0).is_nan());
+    }
+
+    #[test]
+    fn floored_mod_integer_path_equals_the_float_formula() {
+        // The JavaScript formula on f64 (Rust's `%` is fmod, as JavaScript's `%`).
+        let js = |n: f64, m: f64| {
+            let mut r = n % m;
+            if r / m < 0.0 {
+                r += m;
+            }
+            r
+        };
+        let vals = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.0,
+            -2.0,
+            3.0,
+            7.0,
+            -7.0,
+            10.0,
+            -10.0,
+            360.0,
+            -360.0,
+            1e9,
+            -1e9,
+            8.9e15,
+            -8.9e15,
+            9.0e15,
+            2.5,
+            -2.5,
+            1e300,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for &n in &vals {
+            for &m in &vals {
+                let (got, want) = (floored_mod(n, m), js(n, m));
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "{n} mod {m}: {got} vs {want}"
+                );
+            }
+        }
     }
 
     #[test]

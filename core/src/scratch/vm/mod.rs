@@ -4,11 +4,13 @@
 //! The host owns time and input: [`Vm::step_frame`] advances exactly one virtual frame
 //! (`frame * 1000 / fps` ms) after applying that frame's [`Input`]s, like the reference
 //! harness's `oracle.step`. Work per frame is bounded by *counts* ([`Config`]), never by a
-//! clock. Submodules: [`sched`] (sequencer and hats), [`thread`], [`target`], [`random`],
-//! [`io`] (keyboard, mouse, questions, timeouts), [`eval`] (reporters), [`observe`].
+//! clock. Submodules: [`sched`] (sequencer and hats), [`fast`] (fused forms of common shapes),
+//! [`thread`], [`target`], [`random`], [`io`] (keyboard, mouse, questions, timeouts), [`eval`]
+//! (reporters), [`observe`].
 //! Block semantics live in `crate::scratch::blocks`.
 
 pub mod eval;
+pub mod fast;
 pub mod io;
 pub mod observe;
 pub mod random;
@@ -22,7 +24,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::scratch::image::{Image, Lit, Slot, IMAGE_VERSION};
+use crate::scratch::image::{Hat, Image, Lit, Slot, IMAGE_VERSION};
 use crate::scratch::value::Value;
 pub use io::Input;
 pub use observe::Observation;
@@ -51,6 +53,10 @@ pub struct Config {
     pub max_list_len: usize,
     /// Longest string `join` builds, in bytes (a memory budget; JavaScript's own is ~2^29).
     pub max_string_len: usize,
+    /// Run common shapes (loops and `if`s over plain blocks) inline, see [`fast`]. Observable
+    /// behaviour is the same either way; `false` sends every block through the general
+    /// path, which the differential tests compare against.
+    pub fuse: bool,
 }
 
 impl Default for Config {
@@ -65,6 +71,7 @@ impl Default for Config {
             max_clones: 300,
             max_list_len: 200_000,
             max_string_len: 1 << 24,
+            fuse: true,
         }
     }
 }
@@ -171,6 +178,11 @@ pub struct Vm {
     pub(crate) timeout_seq: u64,
     /// A retired thread handed out if a block ever runs outside a thread.
     pub(crate) spare: Thread,
+    /// [`fast::Shape`] of every statement.
+    pub(crate) shapes: Vec<fast::Shape>,
+    /// Whether any script starts with an edge-activated hat (else the per-frame hat pass over
+    /// every target finds nothing and is skipped).
+    pub(crate) has_edge_hats: bool,
 }
 
 fn lit_value(l: &Lit) -> Value {
@@ -192,6 +204,15 @@ impl Vm {
         let consts: Vec<Value> = img.consts.iter().map(lit_value).collect();
         let consts_num = consts.iter().map(crate::scratch::value::cast::to_number).collect();
         let names = img.targets.iter().map(|t| Rc::from(t.name.as_str())).collect();
+        let shapes = if cfg.fuse {
+            fast::shapes(&img)
+        } else {
+            alloc::vec![fast::Shape::General; img.stmts.len()]
+        };
+        let has_edge_hats = img
+            .targets
+            .iter()
+            .any(|t| t.scripts.iter().any(|s| matches!(s.hat, Hat::GreaterThan | Hat::Touching)));
         let mut vm = Vm {
             consts,
             consts_num,
@@ -226,6 +247,8 @@ impl Vm {
             last_bubble_timeout: 0,
             timeout_seq: 0,
             spare: Thread::new(0, 0, 0),
+            shapes,
+            has_edge_hats,
             cfg,
             img: Rc::new(img),
         };

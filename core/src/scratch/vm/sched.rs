@@ -5,6 +5,7 @@
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 
+use super::fast::{LoopExit, Shape};
 use super::io::{dom_key_to_scratch, mouse_scratch, scenario_key_to_dom, Input};
 use super::thread::{Status, Thread};
 use super::{Active, FrameEvents, Vm};
@@ -418,8 +419,10 @@ impl Vm {
     /// `runtime._step()`.
     fn step(&mut self) {
         self.threads.retain(|t| !t.killed);
-        self.start_hats(HatSel::Touching, None);
-        self.start_hats(HatSel::GreaterThan, None);
+        if self.has_edge_hats {
+            self.start_hats(HatSel::Touching, None);
+            self.start_hats(HatSel::GreaterThan, None);
+        }
         self.redraw = false;
         self.step_threads();
     }
@@ -522,7 +525,16 @@ impl Vm {
             if is_warp && th.warp_timer.is_none() {
                 th.warp_timer = Some(0);
             }
-            self.execute(cur);
+            let target = th.target;
+            match self.shapes.get(cur as usize) {
+                Some(Shape::Loop) => {
+                    if self.run_loop(&img, cur, is_warp) == LoopExit::Yield {
+                        return;
+                    }
+                }
+                Some(Shape::Branch) => self.run_branch(&img, cur, target),
+                _ => self.execute_in(&img, cur, target),
+            }
             let th = self.th();
             match th.status {
                 Status::Yield => {
