@@ -1,4 +1,4 @@
-//! Fused execution of common shapes: a statement's *shape* ([`Shape`]), computed once when the
+//! Fused execution of common shapes: a statement's *shape* (`Shape`), computed once when the
 //! VM starts, says whether it can run without the general stack machinery, and the sequencer
 //! then runs such statements (and whole loops over them) inline.
 //!
