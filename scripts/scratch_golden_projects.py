@@ -181,6 +181,7 @@ class Project:
         self.counter = 0
         self.broadcasts, self.procs = {}, {}
         self.sprites = []
+        self.monitors = []
         self.stage = Target(self, "Stage", stage=True)
 
     def sprite(self, name, **props):
@@ -192,7 +193,7 @@ class Project:
         return self.broadcasts.setdefault(name, "m_%s" % name.replace(" ", "_"))
 
     def json(self):
-        return {"targets": [self.stage.json()] + [s.json() for s in self.sprites], "monitors": [],
+        return {"targets": [self.stage.json()] + [s.json() for s in self.sprites], "monitors": self.monitors,
                 "extensions": [], "meta": {"semver": "3.0.0", "vm": "5.0.300", "agent": "gobo goldens"}}
 
 
@@ -492,7 +493,74 @@ def randomness():
     return p, {"frames": 3, "seed": 12345, "events": [{"frame": 0, "action": "green_flag"}]}
 
 
-GOLDENS = {"operators": operators, "lists": lists, "control": control, "clones": clones,
+def input_order():
+    """Inputs written in a non-canonical order: scratch-vm evaluates them in file order (the
+    order of the block's `inputs` object), which decides the order of the random draws."""
+    p = Project()
+    s = p.stage
+    s.list("out")
+    spr = p.sprite("Order")
+
+    def rnd(a, b):
+        return B("operator_random", {"FROM": a, "TO": b})
+
+    p.procs["two %s %s"] = (["a_a", "a_b"], False)
+    spr.define("two %s %s", ["a", "b"], [add("out", join(arg("a"), join("|", arg("b"))))])
+
+    def call_args(first, second):
+        # Written second-parameter first.
+        return B("procedures_call", {"a_b": second, "a_a": first}, mutation={
+            "tagName": "mutation", "children": [], "proccode": "two %s %s",
+            "argumentids": json.dumps(["a_a", "a_b"]), "warp": "false"})
+
+    body = [add("out", B("operator_subtract", {"NUM2": rnd(1, 100), "NUM1": rnd(1, 1000)})),
+            add("out", B("operator_join", {"STRING2": rnd(1, 9), "STRING1": rnd(10, 99)})),
+            B("motion_gotoxy", {"Y": rnd(-100, 100), "X": rnd(-200, 200)}),
+            add("out", B("operator_random", {"TO": rnd(50, 60), "FROM": rnd(1, 10)})),
+            add("out", B("operator_add", {"NUM1": 1, "EXTRA": rnd(1, 9), "NUM2": rnd(100, 200)})),
+            call_args(rnd(1, 9), rnd(10, 99)),
+            # A reporter with no implementation: its own inputs still run (one draw), and the
+            # parameter takes the prototype's default; a one-field block reports its field.
+            call_args(B("operator_unknownreporter", {"X": rnd(1, 5)}), B("operator_unknownmenu", fields={"F": "menu"})),
+            add("out", B("operator_unknownreporter", {"X": rnd(1, 5)}))]
+    spr.script(flag(), repeat(3, body))
+    return p, {"frames": 3, "seed": 99, "events": [{"frame": 0, "action": "green_flag"}]}
+
+
+def monitor(mid, opcode, params=None, sprite=None, visible=True, mode="default"):
+    return {"id": mid, "mode": mode, "opcode": opcode, "params": params or {}, "spriteName": sprite,
+            "value": 0, "width": 0, "height": 0, "x": 5, "y": 5, "visible": visible,
+            "sliderMin": 0, "sliderMax": 100, "isDiscrete": True}
+
+
+def monitors():
+    """Visible monitors: scratch-vm runs a monitor thread for each every frame. A variable
+    monitor whose variable exists nowhere creates it on the editing target (the first sprite),
+    where the trace shows it (and its clones inherit it); the others change nothing visible."""
+    p = Project()
+    s = p.stage
+    s.var("score", 0)
+    s.list("log")
+    spr = p.sprite("Walker")
+    spr.var("steps", 0)
+    p.sprite("Other")
+    p.monitors = [monitor("v_Stage_score", "data_variable", {"VARIABLE": "score"}),
+                  monitor("l_Stage_log", "data_listcontents", {"LIST": "log"}, mode="list"),
+                  monitor("ghost_id", "data_variable", {"VARIABLE": "ghost"}),
+                  monitor("hidden_id", "data_variable", {"VARIABLE": "hidden"}, visible=False),
+                  monitor("v_Walker_steps", "data_variable", {"VARIABLE": "steps"}, sprite="Walker"),
+                  monitor("Walker_xposition", "motion_xposition", sprite="Walker"),
+                  monitor("timer", "sensing_timer"),
+                  monitor("Walker_costumenumbername_number", "looks_costumenumbername",
+                          {"NUMBER_NAME": "number"}, sprite="Walker")]
+    spr.script(flag(), repeat(10, [B("motion_changexby", {"DX": 7}), chg("score", 1), chg("steps", 2),
+                                   add("log", Var("score"))]),
+               B("control_create_clone_of", {"CLONE_OPTION": Menu("control_create_clone_of_menu",
+                                                                 "CLONE_OPTION", "_myself_")}))
+    return p, {"frames": 15, "seed": 1, "events": [{"frame": 0, "action": "green_flag"}]}
+
+
+GOLDENS = {"input_order": input_order, "monitors": monitors, "operators": operators, "lists": lists, "control": control, "clones": clones,
            "events": events, "procedures": procedures, "sensing": sensing, "random": randomness}
 
 

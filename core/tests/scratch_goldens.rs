@@ -103,7 +103,49 @@ macro_rules! goldens {
     };
 }
 
-goldens!(clones, control, events, lists, operators, procedures, random, sensing);
+goldens!(
+    clones,
+    control,
+    events,
+    input_order,
+    lists,
+    monitors,
+    operators,
+    procedures,
+    random,
+    sensing
+);
+
+/// The monitor threads evaluate each visible monitor once per frame, after the threads that
+/// were running when the frame began (here, after the first loop iteration of frame 0).
+#[test]
+fn monitor_values_after_the_first_frame() {
+    let project = std::fs::read(golden_dir("monitors").join("project.json")).expect("project");
+    let img = compile(&load(&project).expect("load")).expect("compile");
+    let mut vm = Vm::new(img, Config::default()).expect("vm");
+    assert!(vm.monitors().all(|(_, v)| matches!(v, gobo::scratch::value::Value::Undefined)));
+    run_frames(&mut vm, &Scenario::green_flag(), 1, false, &mut |_| {});
+    let shown: Vec<(String, String)> =
+        vm.monitors().map(|(id, v)| (id.to_string(), format!("{v:?}"))).collect();
+    let ids: Vec<&str> = shown.iter().map(|p| p.0.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "v_Stage_score",
+            "l_Stage_log",
+            "ghost_id",
+            "v_Walker_steps",
+            "Walker_xposition",
+            "timer",
+            "Walker_costumenumbername_number"
+        ]
+    );
+    let values: Vec<&str> = shown.iter().map(|p| p.1.as_str()).collect();
+    assert_eq!(
+        values,
+        ["Num(1.0)", "Str(\"1\")", "Num(0.0)", "Num(2.0)", "Num(7.0)", "Num(0.0)", "Num(1.0)"]
+    );
+}
 
 #[test]
 fn every_golden_folder_has_a_test() {
@@ -117,6 +159,17 @@ fn every_golden_folder_has_a_test() {
     names.sort();
     assert_eq!(
         names,
-        ["clones", "control", "events", "lists", "operators", "procedures", "random", "sensing"]
+        [
+            "clones",
+            "control",
+            "events",
+            "input_order",
+            "lists",
+            "monitors",
+            "operators",
+            "procedures",
+            "random",
+            "sensing"
+        ]
     );
 }

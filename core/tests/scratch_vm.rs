@@ -32,8 +32,18 @@ fn trace_of(img: Image, frames: u64) -> String {
     out
 }
 
-const GOLDENS: [&str; 8] =
-    ["clones", "control", "events", "lists", "operators", "procedures", "random", "sensing"];
+const GOLDENS: [&str; 10] = [
+    "clones",
+    "control",
+    "events",
+    "input_order",
+    "lists",
+    "monitors",
+    "operators",
+    "procedures",
+    "random",
+    "sensing",
+];
 
 #[test]
 fn image_round_trips_through_postcard() {

@@ -22,6 +22,11 @@ impl Vm {
     pub(crate) fn execute_in(&mut self, img: &Image, cur: StmtId, t: u32) {
         let s = &img.stmts[cur as usize];
         let args = &img.args[s.args as usize..s.args as usize + s.nargs as usize];
+        if !img.stmt_hoists.is_empty() {
+            if let Ok(i) = img.stmt_hoists.binary_search_by_key(&cur, |p| p.0) {
+                self.run_hoist(img, img.stmt_hoists[i].1, t);
+            }
+        }
         match &s.op {
             Sop::Hat | Sop::HatGreater(_) | Sop::HatTouching => {}
             Sop::Unimplemented | Sop::Nop => {

@@ -8,6 +8,8 @@
 //! `Unimplemented` (inputs still evaluated, as scratch-vm does) and are listed in
 //! [`Image::warnings`]. The opcode table lives in the `table` submodule.
 
+mod monitors;
+mod order;
 mod table;
 
 use alloc::collections::BTreeSet;
@@ -78,6 +80,10 @@ pub fn compile(project: &Project) -> Result<Image, CompileError> {
             procs: Vec::new(),
             warnings: Vec::new(),
             load_uid_calls: project.load_uid_calls(),
+            hoists: Vec::new(),
+            stmt_hoists: Vec::new(),
+            registers: 0,
+            monitors: Vec::new(),
         },
         warnings: BTreeSet::new(),
         stage,
@@ -102,6 +108,7 @@ pub fn compile(project: &Project) -> Result<Image, CompileError> {
     for (ti, t) in project.targets.iter().enumerate() {
         c.compile_target(ti, t)?;
     }
+    c.compile_monitors(project)?;
     // Execution order: stable sort by layerOrder (missing: keep file position).
     let mut order: Vec<(f64, usize)> = project
         .targets
@@ -112,6 +119,7 @@ pub fn compile(project: &Project) -> Result<Image, CompileError> {
     order.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(core::cmp::Ordering::Equal));
     c.img.layer_order = order.iter().map(|&(_, i)| i as u32).collect();
     c.img.warnings = c.warnings.into_iter().collect();
+    c.img.stmt_hoists.sort_unstable();
     Ok(c.img)
 }
 
@@ -338,13 +346,16 @@ impl Compiler {
             let Some(b) = cx.t.blocks.get(bi) else { continue };
             let (op, inputs) = self.stmt_op(cx, b);
             let mut ids = Vec::with_capacity(inputs.len());
+            let mut names: Vec<String> = Vec::with_capacity(inputs.len());
             for name in &inputs {
                 ids.push(self.input_expr(cx, b, name, proc, 0)?);
+                names.push(String::from(*name));
             }
             if op == Sop::Unimplemented {
                 for input in &b.inputs {
                     if !input.name.starts_with("SUBSTACK") && input.name != "custom_block" {
                         ids.push(self.input_value(cx, input, proc, 0)?);
+                        names.push(input.name.clone());
                     }
                 }
             }
@@ -361,17 +372,27 @@ impl Compiler {
                     let mut present = Vec::with_capacity(n);
                     for k in 0..n {
                         let input = arg_ids.get(k).and_then(|id| b.input(id));
-                        let has = input.is_some_and(|i| i.value.is_some());
+                        // An argument whose reporter has no implementation is never assigned
+                        // (execute.js), so the call takes the default; its inputs still run
+                        // (hoisted below).
+                        let has = input
+                            .is_some_and(|i| i.value.is_some() && !order::reports_nothing(cx, i));
                         present.push(has);
                         if has {
                             let name = arg_ids[k].clone();
                             ids.push(self.input_expr(cx, b, &name, proc, 0)?);
+                            names.push(name);
                         }
                     }
                     Sop::Call { proc: Some(p), code, present }
                 }
                 other => other,
             };
+            if !matches!(op, Sop::Hat | Sop::HatGreater(_) | Sop::HatTouching) {
+                if let Some(h) = self.hoist(cx, b, &names, &mut ids, proc, 0)? {
+                    self.img.stmt_hoists.push((sid, h));
+                }
+            }
             let args = self.push_args(&ids)?;
             let next = match b.next {
                 Some(n) => Some(self.alloc_stmt(cx, n, proc)?),
@@ -664,11 +685,18 @@ impl Compiler {
                     _ => {}
                 }
                 let mut ids = Vec::with_capacity(inputs.len());
+                let mut names: Vec<String> = Vec::with_capacity(inputs.len());
                 for name in inputs {
                     ids.push(self.input_expr(cx, b, name, proc, depth)?);
+                    names.push(String::from(*name));
                 }
+                let h = self.hoist(cx, b, &names, &mut ids, proc, depth)?;
                 let (start, n) = self.push_args(&ids)?;
-                self.push_expr(Expr::Op(op, start, n))
+                let body = self.push_expr(Expr::Op(op, start, n))?;
+                match h {
+                    Some(h) => self.push_expr(Expr::Hoisted(h, body)),
+                    None => Ok(body),
+                }
             }
             _ => {
                 // No implementation. A block with exactly one field and no inputs reports
@@ -693,11 +721,18 @@ impl Compiler {
                     self.warnings.insert(format!("unimplemented block: {}", b.opcode));
                 }
                 let mut ids = Vec::with_capacity(non_branch.len());
+                let mut names: Vec<String> = Vec::with_capacity(non_branch.len());
                 for input in non_branch {
                     ids.push(self.input_value(cx, input, proc, depth)?);
+                    names.push(input.name.clone());
                 }
+                let h = self.hoist(cx, b, &names, &mut ids, proc, depth)?;
                 let (start, n) = self.push_args(&ids)?;
-                self.push_expr(Expr::Op(Rop::Unimplemented, start, n))
+                let body = self.push_expr(Expr::Op(Rop::Unimplemented, start, n))?;
+                match h {
+                    Some(h) => self.push_expr(Expr::Hoisted(h, body)),
+                    None => Ok(body),
+                }
             }
         }
     }

@@ -74,6 +74,25 @@ pub struct Image {
     /// [`crate::scratch::project::Project::load_uid_calls`]); the trace's `end.uidCalls` adds
     /// the calls made while running.
     pub load_uid_calls: u64,
+    /// Hoisted input evaluations, by index.
+    pub hoists: Vec<Hoist>,
+    /// Statements that run a hoist before their inputs are read: (statement, hoist), sorted.
+    pub stmt_hoists: Vec<(StmtId, u32)>,
+    /// Number of registers the hoists write.
+    pub registers: u32,
+    /// Visible monitors, in `project.json` order.
+    pub monitors: Vec<MonitorImage>,
+}
+
+/// A visible monitor: the reporter its monitor thread evaluates every frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MonitorImage {
+    /// The monitor id from `project.json`.
+    pub id: String,
+    /// The target it runs on (index into [`Image::targets`]).
+    pub target: u32,
+    /// The reporter.
+    pub expr: ExprId,
 }
 
 /// A target (stage or sprite) as loaded.
@@ -167,4 +186,18 @@ pub enum Expr {
     Param(u32, u32),
     /// Any other reporter: operation, first input in [`Image::args`], input count.
     Op(Rop, u32, u16),
+    /// The value last stored in a register by a [`Hoist`].
+    Reg(u32),
+    /// Run hoist `.0` (index into [`Image::hoists`]), then evaluate `.1`.
+    Hoisted(u32, ExprId),
+}
+
+/// Inputs evaluated ahead of a block, in scratch-vm's order, each into a register that the
+/// block's input slots then read ([`Expr::Reg`]). The compiler emits one only where that
+/// order differs from the order gobo's block implementations read their inputs, or where an
+/// input has no slot but runs anyway.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hoist {
+    /// (reporter, register) in evaluation order.
+    pub pre: Vec<(ExprId, u32)>,
 }

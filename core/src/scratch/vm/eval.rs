@@ -28,7 +28,23 @@ impl Vm {
                 let args = img.args.get(*start as usize..*start as usize + *n as usize);
                 self.eval_op(img, op, args.unwrap_or(&[]), t)
             }
+            Some(Expr::Reg(r)) => self.regs.get(*r as usize).cloned().unwrap_or(Value::Undefined),
+            Some(Expr::Hoisted(h, body)) => {
+                self.run_hoist(img, *h, t);
+                self.eval_in(img, *body, t)
+            }
             None => Value::Undefined,
+        }
+    }
+
+    /// Evaluate a hoist's inputs, in order, into their registers (`img` is `self.img`).
+    pub(crate) fn run_hoist(&mut self, img: &Image, h: u32, t: u32) {
+        let Some(hoist) = img.hoists.get(h as usize) else { return };
+        for &(e, r) in &hoist.pre {
+            let v = self.eval_in(img, e, t);
+            if let Some(slot) = self.regs.get_mut(r as usize) {
+                *slot = v;
+            }
         }
     }
 

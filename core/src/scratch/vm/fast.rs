@@ -113,9 +113,12 @@ impl Analysis<'_> {
             return *k;
         }
         let Some(st) = self.img.stmts.get(s as usize) else { return Shape::General };
+        // A branch or loop whose inputs are hoisted (`Image::stmt_hoists`) keeps the general
+        // path, which runs the hoist; a leaf runs through `execute_in`, which does.
+        let hoisted = || self.img.stmt_hoists.binary_search_by_key(&s, |p| p.0).is_ok();
         let k = if is_leaf(&st.op) {
             Shape::Leaf
-        } else if depth >= MAX_DEPTH {
+        } else if depth >= MAX_DEPTH || hoisted() {
             Shape::General
         } else {
             let b = st.branch;

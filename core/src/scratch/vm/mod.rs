@@ -183,9 +183,13 @@ pub struct Vm {
     /// Whether any script starts with an edge-activated hat (else the per-frame hat pass over
     /// every target finds nothing and is skipped).
     pub(crate) has_edge_hats: bool,
+    /// Registers written by hoisted input evaluations ([`crate::scratch::image::Hoist`]).
+    pub(crate) regs: Vec<Value>,
+    /// The value each visible monitor showed after the last frame (by image monitor index).
+    pub(crate) monitor_values: Vec<Value>,
 }
 
-fn lit_value(l: &Lit) -> Value {
+pub(crate) fn lit_value(l: &Lit) -> Value {
     match l {
         Lit::Num(n) => Value::Num(*n),
         Lit::Str(s) => Value::str(s),
@@ -249,6 +253,8 @@ impl Vm {
             spare: Thread::new(0, 0, 0),
             shapes,
             has_edge_hats,
+            regs: alloc::vec![Value::Undefined; img.registers as usize],
+            monitor_values: alloc::vec![Value::Undefined; img.monitors.len()],
             cfg,
             img: Rc::new(img),
         };
@@ -309,6 +315,12 @@ impl Vm {
     pub fn uid_calls(&self) -> u64 {
         let clones: u64 = self.clone_serials.iter().map(|&n| u64::from(n)).sum();
         self.img.load_uid_calls + clones + self.usage_seq
+    }
+
+    /// Visible monitors with the value each showed in the last frame: (monitor id, value),
+    /// in `project.json` order (`undefined` before the first frame).
+    pub fn monitors(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.img.monitors.iter().map(|m| m.id.as_str()).zip(&self.monitor_values)
     }
 
     /// Non-monitor threads in the thread list (what the trace calls `threads`).
@@ -439,8 +451,43 @@ fn check_image(img: &Image) -> Result<(), VmError> {
                 }
                 depth[i] = d;
             }
+            crate::scratch::image::Expr::Reg(r) if *r >= img.registers => {
+                return Err(VmError::BadImage("register"))
+            }
+            crate::scratch::image::Expr::Hoisted(h, body) => {
+                let Some(hoist) = img.hoists.get(*h as usize) else {
+                    return Err(VmError::BadImage("hoist index"));
+                };
+                // Like inputs, hoisted reporters and the body point backwards.
+                let mut d = 0;
+                for &e in hoist.pre.iter().map(|(e, _)| e).chain(core::iter::once(body)) {
+                    if e >= i as u32 {
+                        return Err(VmError::BadImage("hoist order"));
+                    }
+                    d = d.max(depth[e as usize]);
+                }
+                if usize::from(d) > crate::scratch::compile::MAX_EXPR_DEPTH + 2 {
+                    return Err(VmError::BadImage("reporter nesting"));
+                }
+                depth[i] = d + 1;
+            }
             _ => {}
         }
+    }
+    // Every register is written by some hoist (this also bounds the VM's register file).
+    if img.registers as usize > img.hoists.iter().map(|h| h.pre.len()).sum::<usize>() {
+        return Err(VmError::BadImage("registers"));
+    }
+    for h in &img.hoists {
+        if h.pre.iter().any(|&(e, r)| e >= ne || r >= img.registers) {
+            return Err(VmError::BadImage("hoist"));
+        }
+    }
+    if img.monitors.iter().any(|m| m.target as usize >= nt || m.expr >= ne) {
+        return Err(VmError::BadImage("monitor"));
+    }
+    if img.stmt_hoists.iter().any(|&(s, h)| s >= ns || h as usize >= img.hoists.len()) {
+        return Err(VmError::BadImage("statement hoist"));
     }
     if img.args.iter().any(|&a| a >= ne) {
         return Err(VmError::BadImage("input index"));

@@ -434,8 +434,13 @@ impl Vm {
         self.warp_expired = false;
         let mut num_active: usize = usize::MAX;
         let mut ran_first_tick = false;
+        // Monitor threads are pushed after the threads present at the start of the step and
+        // finish in the first pass (`_pushMonitors`); they keep that pass going even alone.
+        let monitors_at = (!self.img.monitors.is_empty()).then_some(self.threads.len());
         loop {
-            if self.threads.is_empty() || num_active == 0 {
+            if (self.threads.is_empty() && (ran_first_tick || monitors_at.is_none()))
+                || num_active == 0
+            {
                 break;
             }
             if self.warp_expired {
@@ -457,6 +462,9 @@ impl Vm {
                     Some(o) => o.len(),
                     None => self.threads.len(),
                 };
+                if !ran_first_tick && Some(i) == monitors_at && self.orphans.is_none() {
+                    self.run_monitors();
+                }
                 if i >= len {
                     break;
                 }
@@ -492,6 +500,19 @@ impl Vm {
                 self.threads.retain(|t| !t.is_finished());
             }
         }
+    }
+
+    /// The monitor threads of one frame: each visible monitor's reporter on its target.
+    fn run_monitors(&mut self) {
+        let img = self.img.clone();
+        let saved = core::mem::replace(&mut self.active, Active::None);
+        for (k, m) in img.monitors.iter().enumerate() {
+            let v = self.eval(m.expr, m.target);
+            if let Some(slot) = self.monitor_values.get_mut(k) {
+                *slot = v;
+            }
+        }
+        self.active = saved;
     }
 
     /// One warp-timer check (P5): true when the budget is exhausted.
