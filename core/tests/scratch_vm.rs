@@ -169,3 +169,58 @@ fn exhausted_frame_budget_resumes_next_frame() {
     assert!(matches!(n, gobo::scratch::value::Value::Num(x) if x == 6.0), "{n:?}");
     assert_eq!(o.threads, 1);
 }
+
+/// Direct writes (the benchmark-script `variable.value = v`, `list.value = items`,
+/// `target.setXY`, `target.setDirection`) apply at the start of the frame they are given in.
+#[test]
+fn direct_writes_set_variables_lists_and_poses() {
+    use gobo::scratch::image::Lit;
+    use gobo::scratch::value::Value;
+    let project = r#"{"targets":[
+        {"isStage":true,"name":"Stage","variables":{"g":["shared",1],"o":["only stage",2]},"lists":{"gl":["items",[1,2]]},"broadcasts":{},"blocks":{},"costumes":[{"name":"b","assetId":"a","md5ext":"a.svg","dataFormat":"svg","rotationCenterX":0,"rotationCenterY":0}],"sounds":[]},
+        {"isStage":false,"name":"S","variables":{"l":["shared",3]},"lists":{"ll":["items",[]]},"broadcasts":{},"blocks":{},"costumes":[{"name":"c","assetId":"a","md5ext":"a.svg","dataFormat":"svg","rotationCenterX":0,"rotationCenterY":0}],"sounds":[],"x":5,"y":6,"direction":90,"visible":true}
+    ],"monitors":[],"extensions":[],"meta":{"semver":"3.0.0"}}"#;
+    let mut vm = Vm::new(image_of(project.as_bytes()), Config::default()).expect("vm");
+    let s = |v: &str| Lit::Str(v.into());
+    let set_var = |sprite: Option<&str>, name: &str, value: Lit| Input::SetVariable {
+        sprite: sprite.map(String::from),
+        name: name.into(),
+        value,
+    };
+    vm.step_frame(&[
+        set_var(None, "shared", s("stage")),
+        set_var(Some("S"), "shared", Lit::Num(7.0)),
+        // The sprite has no "only stage": the write reaches the stage's.
+        set_var(Some("S"), "only stage", Lit::Bool(true)),
+        set_var(None, "missing", Lit::Num(1.0)),
+        set_var(Some("Nobody"), "shared", Lit::Num(1.0)),
+        Input::SetList { sprite: None, name: "items".into(), items: vec![s("a")] },
+        Input::SetList { sprite: Some("S".into()), name: "items".into(), items: vec![] },
+        Input::SetSprite { sprite: "S".into(), x: Some(-30.0), y: None, direction: Some(200.0) },
+    ]);
+    let o = vm.observe();
+    let text = |v: &Value| format!("{v:?}");
+    let globals: Vec<(String, String)> =
+        o.globals.iter().map(|(n, v)| (n.to_string(), text(v))).collect();
+    assert_eq!(
+        globals,
+        [
+            ("shared".to_string(), "Str(\"stage\")".to_string()),
+            ("only stage".to_string(), "Bool(true)".to_string())
+        ]
+    );
+    assert_eq!(format!("{:?}", o.global_lists[0].1), "[Str(\"a\")]");
+    let sprite = &o.sprites[0];
+    assert_eq!(text(&sprite.vars[0].1), "Num(7.0)");
+    assert!(sprite.lists[0].1.is_empty());
+    assert_eq!((sprite.x, sprite.y, sprite.dir), (-30.0, 6.0, -160.0));
+    // A non-finite direction is ignored, as `setDirection` ignores it.
+    vm.step_frame(&[Input::SetSprite {
+        sprite: "S".into(),
+        x: None,
+        y: Some(1.5),
+        direction: Some(f64::NAN),
+    }]);
+    let o = vm.observe();
+    assert_eq!((o.sprites[0].x, o.sprites[0].y, o.sprites[0].dir), (-30.0, 1.5, -160.0));
+}

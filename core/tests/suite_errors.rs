@@ -67,6 +67,8 @@ fn malformed_suites_name_the_path() {
         (with_steps(r#"{"do": "click", "sprite": []}"#), "tests[0].steps[1].sprite", Want::BadValue),
         (with_steps(r#"{"do": "set_variable", "variable": "score", "value": [1]}"#), "tests[0].steps[1].value", Want::WrongType),
         (with_steps(r#"{"do": "set_sprite", "sprite": "Cat"}"#), "tests[0].steps[1].x", Want::Missing),
+        (with_steps(r#"{"do": "set_list", "list": "l", "items": 3}"#), "tests[0].steps[1].items", Want::WrongType),
+        (with_steps(r#"{"do": "set_list", "list": "l", "items": [1, [2]]}"#), "tests[0].steps[1].items[1]", Want::WrongType),
         (with_steps(r#"{"do": "green_flag", "at": -2}"#), "tests[0].steps[1].at", Want::BadValue),
         (with_steps(r#"{"wait": "soon"}"#), "tests[0].steps[1].wait", Want::WrongType),
         (with_steps(r#"{"wait": {"hours": 1}}"#), "tests[0].steps[1].wait", Want::UnknownKind),
@@ -110,6 +112,7 @@ fn malformed_suites_name_the_path() {
         (with_steps(r#"{"expect": {"changed": {"variable": "score"}, "from": "later"}}"#), "tests[0].steps[1].expect.from", Want::UnknownMark),
         (with_steps(r#"{"expect": {"moved": "Cat", "at_least": 1, "since": "nope"}}"#), "tests[0].steps[1].expect.since", Want::UnknownMark),
         (with_steps(r#"{"do": "set_variable", "variable": "lives", "value": 1}"#), "tests[0].steps[1].variable", Want::Unknown("variable")),
+        (with_steps(r#"{"do": "set_list", "list": "lives", "items": []}"#), "tests[0].steps[1].list", Want::Unknown("list")),
         (with_steps(r#"{"expect": {"extent": {"list_length": "nope"}, "max": 1}}"#), "tests[0].steps[1].expect.extent.list_length", Want::Unknown("list")),
     ];
     let mut failures = Vec::new();

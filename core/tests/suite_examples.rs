@@ -157,7 +157,7 @@ fn a_trace_that_does_not_follow_the_suite_is_rejected() {
 }
 
 /// The same suites on gobo's VM (`VmSubject`): the same cases pass and fail as on the reference
-/// traces; "direct writes" fails because the VM has no direct-write entry point yet.
+/// traces, including "direct writes", which the traces cannot replay.
 #[test]
 fn the_vm_gives_the_reference_verdicts() {
     use gobo::scratch::suite::{run_suite, VmSubject};
@@ -193,9 +193,6 @@ fn the_vm_gives_the_reference_verdicts() {
             failing.sort_unstable();
             let mut want: Vec<&str> =
                 if variant == "broken.json" { broken.to_vec() } else { Vec::new() };
-            if example == "keys" {
-                want.push("direct writes");
-            }
             want.sort_unstable();
             assert_eq!(failing, want, "{example}/{variant}: {verdicts:#?}");
         }

@@ -1,16 +1,16 @@
 //! A [`Subject`] over gobo's Scratch VM: suite inputs become VM inputs applied at the start of
 //! the next frame, and each frame's [`Observation`] becomes the runner's [`Snapshot`].
-//!
-//! Direct writes (`set_variable`, `set_sprite`) have no VM entry point yet: they fail the case
-//! with a reason saying so.
+//! Direct writes (`set_variable`, `set_list`, `set_sprite`) become the VM's direct-write
+//! inputs, applied at the start of the frame like the others.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::observe::{SayEvent, Snapshot, SpriteObs};
 use super::run::{Action, Subject};
-use crate::scratch::image::Image;
+use crate::scratch::image::{Image, Lit};
 use crate::scratch::value::cast::to_str_value;
+use crate::scratch::value::Value;
 use crate::scratch::vm::{Config, Input, Observation, Vm};
 
 /// The VM running one case.
@@ -42,8 +42,16 @@ impl Subject for VmSubject {
             Action::Click(s) => Input::Click(s.clone()),
             Action::Broadcast(m) => Input::Broadcast(m.clone()),
             Action::Answer(t) => Input::Answer(t.clone()),
-            Action::SetVariable { .. } | Action::SetSprite { .. } => {
-                return Err(String::from("the VM has no direct writes yet"));
+            Action::SetVariable { sprite, name, value } => {
+                Input::SetVariable { sprite: sprite.clone(), name: name.clone(), value: lit(value) }
+            }
+            Action::SetList { sprite, name, items } => Input::SetList {
+                sprite: sprite.clone(),
+                name: name.clone(),
+                items: items.iter().map(lit).collect(),
+            },
+            Action::SetSprite { sprite, x, y, direction } => {
+                Input::SetSprite { sprite: sprite.clone(), x: *x, y: *y, direction: *direction }
             }
         };
         self.pending.push(input);
@@ -55,6 +63,15 @@ impl Subject for VmSubject {
         self.pending.clear();
         fill(&self.vm.observe(), out);
         Ok(())
+    }
+}
+
+fn lit(v: &Value) -> Lit {
+    match v {
+        Value::Num(n) => Lit::Num(*n),
+        Value::Str(s) => Lit::Str(String::from(&**s)),
+        Value::Bool(b) => Lit::Bool(*b),
+        Value::Undefined => Lit::Undefined,
     }
 }
 

@@ -105,6 +105,12 @@ pub enum Input {
         name: String,
         value: Value,
     },
+    /// Replace a list's items (`list.value = [...]`).
+    SetList {
+        sprite: Option<SpriteRef>,
+        name: String,
+        items: Vec<Value>,
+    },
     SetSprite {
         sprite: SpriteRef,
         x: Option<f64>,

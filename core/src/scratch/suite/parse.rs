@@ -228,7 +228,7 @@ fn opt_pos(o: &mut Obj<'_>) -> Result<Option<(f64, f64)>> {
 }
 
 const INPUTS: &str = "green_flag, stop_all, key_press, key_down, key_up, mouse_move, mouse_down, \
-                      mouse_up, click, broadcast, answer, set_variable, set_sprite";
+                      mouse_up, click, broadcast, answer, set_variable, set_list, set_sprite";
 
 fn parse_input(name: &str, o: &mut Obj<'_>) -> Result<Input> {
     Ok(match name {
@@ -263,6 +263,17 @@ fn parse_input(name: &str, o: &mut Obj<'_>) -> Result<Input> {
             let value = o.req("value")?;
             let value = scalar(value, &o.path_of("value"))?;
             Input::SetVariable { sprite, name, value }
+        }
+        "set_list" => {
+            let name = o.req_str("list")?;
+            let sprite = opt_sprite(o, "sprite")?;
+            let path = o.path_of("items");
+            let items = array(o.req("items")?, &path)?;
+            let mut values = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                values.push(scalar(item, &index(&path, i))?);
+            }
+            Input::SetList { sprite, name, items: values }
         }
         "set_sprite" => {
             let sprite = req_sprite(o, "sprite")?;

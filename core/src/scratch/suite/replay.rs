@@ -37,7 +37,9 @@ pub fn refvm_action(a: &Action) -> Option<&'static str> {
         Action::Click(_) => "click_sprite",
         Action::Broadcast(_) => "broadcast",
         Action::Answer(_) => "answer",
-        Action::SetVariable { .. } | Action::SetSprite { .. } => return None,
+        Action::SetVariable { .. } | Action::SetList { .. } | Action::SetSprite { .. } => {
+            return None
+        }
     })
 }
 

@@ -41,6 +41,11 @@ pub enum Action {
         name: String,
         value: Value,
     },
+    SetList {
+        sprite: Option<String>,
+        name: String,
+        items: Vec<Value>,
+    },
     SetSprite {
         sprite: String,
         x: Option<f64>,
@@ -203,6 +208,11 @@ impl<S: Subject> Runner<'_, S> {
                 sprite: sprite.as_ref().map(|s| s.resolved.clone()),
                 name: name.clone(),
                 value: value.clone(),
+            },
+            Input::SetList { sprite, name, items } => Action::SetList {
+                sprite: sprite.as_ref().map(|s| s.resolved.clone()),
+                name: name.clone(),
+                items: items.clone(),
             },
             Input::SetSprite { sprite, x, y, direction } => Action::SetSprite {
                 sprite: sprite.resolved.clone(),

@@ -146,6 +146,10 @@ impl Ctx<'_> {
                 self.opt_sprite(sprite, path)?;
                 self.variable(sprite, name, &child(path, "variable"), false)
             }
+            Input::SetList { sprite, name, .. } => {
+                self.opt_sprite(sprite, path)?;
+                self.variable(sprite, name, &child(path, "list"), true)
+            }
             Input::SetSprite { sprite, .. } => self.sprite(sprite, &child(path, "sprite"), false),
             _ => Ok(()),
         }

@@ -6,6 +6,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::scratch::image::Lit;
 use crate::scratch::value::Value;
 
 /// One input applied at the start of a frame, in order (the scenario actions of refvm).
@@ -33,6 +34,42 @@ pub enum Input {
     Answer(String),
     /// Turn turbo mode on or off.
     Turbo(bool),
+    /// A direct write, as a benchmark script does with `variable.value = v`: the variable
+    /// named `name` as the target (the sprite's original, or the stage when `sprite` is
+    /// `None`) sees it (`lookupVariableByNameAndType`: its own variables first, then the
+    /// stage's) gets `value` as it is, with no cast. An unknown sprite or variable changes
+    /// nothing.
+    SetVariable {
+        /// Sprite name (`None`: the stage).
+        sprite: Option<String>,
+        /// Variable name.
+        name: String,
+        /// The new value.
+        value: Lit,
+    },
+    /// A direct write of a list (`list.value = items`), found like [`Input::SetVariable`].
+    SetList {
+        /// Sprite name (`None`: the stage).
+        sprite: Option<String>,
+        /// List name.
+        name: String,
+        /// The new items.
+        items: Vec<Lit>,
+    },
+    /// A direct move/turn of a sprite's original, as `target.setXY(x, y)` and
+    /// `target.setDirection(d)` do (same rules as the motion blocks: a missing coordinate
+    /// keeps its value, a non-finite direction is ignored, the position is fenced like
+    /// `setXY` once stage geometry is modelled).
+    SetSprite {
+        /// Sprite name.
+        sprite: String,
+        /// New x.
+        x: Option<f64>,
+        /// New y.
+        y: Option<f64>,
+        /// New direction.
+        direction: Option<f64>,
+    },
 }
 
 /// Keyboard and mouse state.

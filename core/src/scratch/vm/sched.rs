@@ -134,7 +134,59 @@ impl Vm {
             }
             Input::Answer(text) => self.answer(text),
             Input::Turbo(on) => self.cfg.turbo = *on,
+            Input::SetVariable { sprite, name, value } => {
+                if let Some(slot) = self.slot_by_name(sprite.as_deref(), name, false) {
+                    if let Some(v) = self.var_mut_at(slot) {
+                        *v = super::lit_value(value);
+                    }
+                }
+            }
+            Input::SetList { sprite, name, items } => {
+                if let Some((inst, k)) = self.slot_by_name(sprite.as_deref(), name, true) {
+                    if let Some(l) =
+                        self.insts.get_mut(inst as usize).and_then(|i| i.lists.get_mut(k))
+                    {
+                        *l = items.iter().map(super::lit_value).collect();
+                    }
+                }
+            }
+            Input::SetSprite { sprite, x, y, direction } => {
+                if let Some(t) = self.sprite_by_name(sprite) {
+                    if x.is_some() || y.is_some() {
+                        let i = &self.insts[t as usize];
+                        let (nx, ny) = (x.unwrap_or(i.x), y.unwrap_or(i.y));
+                        self.set_xy(t, nx, ny);
+                    }
+                    if let Some(d) = direction {
+                        self.set_direction(t, *d);
+                    }
+                }
+            }
         }
+    }
+
+    /// The instance and index of the variable (or list) named `name` as seen from a sprite's
+    /// original (`None`: the stage): its own first, then the stage's.
+    fn slot_by_name(&self, sprite: Option<&str>, name: &str, list: bool) -> Option<(u32, usize)> {
+        let t = match sprite {
+            None => self.stage,
+            Some(s) => self.sprite_by_name(s)?,
+        };
+        let find = |inst: u32| {
+            let ti = self.insts.get(inst as usize)?.sprite as usize;
+            let target = self.img.targets.get(ti)?;
+            let k = if list {
+                target.lists.iter().position(|l| l.0 == name)
+            } else {
+                target.vars.iter().position(|v| v.0 == name)
+            };
+            k.map(|k| (inst, k))
+        };
+        find(t).or_else(|| if t == self.stage { None } else { find(self.stage) })
+    }
+
+    fn var_mut_at(&mut self, (inst, k): (u32, usize)) -> Option<&mut Value> {
+        self.insts.get_mut(inst as usize)?.vars.get_mut(k)
     }
 
     fn post_mouse(&mut self, down: Option<bool>) {
