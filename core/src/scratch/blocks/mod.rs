@@ -71,12 +71,7 @@ impl Vm {
             }
             Sop::ChangeVar(slot) => {
                 let d = self.num_arg_in(img, args, 0, t);
-                if let Some(x) = self.var_mut(t, *slot) {
-                    match x {
-                        crate::scratch::value::Value::Num(n) if !n.is_nan() => *n += d,
-                        _ => *x = crate::scratch::value::Value::Num(to_number(x) + d),
-                    }
-                }
+                self.change_var(t, *slot, d);
             }
             op => self.execute_other(op, cur, args, t),
         }
@@ -118,6 +113,17 @@ impl Vm {
             | Sop::IfOnEdgeBounce
             | Sop::SetRotationStyle(_) => self.exec_motion(op, args, t),
             _ => self.exec_looks(op, args, t),
+        }
+    }
+
+    /// `data_changevariableby` with the amount already cast.
+    #[inline]
+    pub(crate) fn change_var(&mut self, t: u32, slot: crate::scratch::image::Slot, d: f64) {
+        if let Some(x) = self.var_mut(t, slot) {
+            match x {
+                crate::scratch::value::Value::Num(n) if !n.is_nan() => *n += d,
+                _ => *x = crate::scratch::value::Value::Num(to_number(x) + d),
+            }
         }
     }
 

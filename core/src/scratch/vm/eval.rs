@@ -64,18 +64,8 @@ impl Vm {
                 Some(v) => crate::scratch::value::cast::to_number(v),
                 None => 0.0,
             },
-            Some(Expr::Op(
-                op @ (Rop::Add | Rop::Sub | Rop::Mul | Rop::Div | Rop::Mod),
-                start,
-                2,
-            )) => {
-                let (a, b) = match img.args.get(*start as usize..*start as usize + 2) {
-                    Some(&[a, b]) => (a, b),
-                    _ => return 0.0,
-                };
-                let x = self.num_in(img, a, t);
-                let y = self.num_in(img, b, t);
-                let r = crate::scratch::blocks::operators::arith_num(op, x, y);
+            Some(Expr::Op(Rop::Add | Rop::Sub | Rop::Mul | Rop::Div | Rop::Mod, _, 2)) => {
+                let r = self.arith_in(img, e, t);
                 if r.is_nan() {
                     0.0
                 } else {
@@ -83,6 +73,34 @@ impl Vm {
                 }
             }
             _ => crate::scratch::value::cast::to_number(&self.eval_in(img, e, t)),
+        }
+    }
+
+    /// The number an arithmetic reporter `e` (`+ - * / mod` with two inputs) reports, NaN
+    /// included (what `eval` would wrap in a value); 0 for any other reporter.
+    #[inline]
+    pub(crate) fn arith_in(&mut self, img: &Image, e: ExprId, t: u32) -> f64 {
+        let Some(Expr::Op(op, start, 2)) = img.exprs.get(e as usize) else { return 0.0 };
+        let (a, b) = match img.args.get(*start as usize..*start as usize + 2) {
+            Some(&[a, b]) => (a, b),
+            _ => return 0.0,
+        };
+        let x = self.num_leaf(img, a, t);
+        let y = self.num_leaf(img, b, t);
+        crate::scratch::blocks::operators::arith_num(op, x, y)
+    }
+
+    /// [`Vm::num_in`] with literals and variables handled in place (no call).
+    #[inline(always)]
+    fn num_leaf(&mut self, img: &Image, e: ExprId, t: u32) -> f64 {
+        match img.exprs.get(e as usize) {
+            Some(Expr::Const(k)) => self.consts_num.get(*k as usize).copied().unwrap_or(0.0),
+            Some(Expr::Var(slot)) => match self.var_ref(t, *slot) {
+                Some(Value::Num(n)) if !n.is_nan() => *n,
+                Some(v) => crate::scratch::value::cast::to_number(v),
+                None => 0.0,
+            },
+            _ => self.num_in(img, e, t),
         }
     }
 

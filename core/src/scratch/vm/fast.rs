@@ -18,8 +18,9 @@
 
 use alloc::vec::Vec;
 
-use crate::scratch::image::{Image, Sop, StmtId};
+use crate::scratch::image::{Expr, ExprId, Image, Rop, Slot, Sop, StmtId};
 use crate::scratch::value::cast::to_bool;
+use crate::scratch::value::Value;
 use crate::scratch::vm::io::js_round;
 use crate::scratch::vm::thread::Ctx;
 use crate::scratch::vm::Vm;
@@ -98,6 +99,51 @@ pub(crate) fn shapes(img: &Image) -> Vec<Shape> {
         chain: alloc::vec![None; img.stmts.len()],
     };
     (0..img.stmts.len() as u32).map(|s| a.shape(s, 0)).collect()
+}
+
+/// A leaf's precomputed form for the commonest variable blocks (everything a run needs is in
+/// the value, no image lookups); [`Quick::None`] runs through the general executor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Quick {
+    /// No quick form.
+    None,
+    /// `change [var] by (number literal)`: the literal already cast.
+    ChangeBy(Slot, f64),
+    /// `change [var] by (reporter)`.
+    Change(Slot, ExprId),
+    /// `set [var] to (a + - * / mod b)`: the number as computed, NaN included.
+    SetArith(Slot, ExprId),
+}
+
+/// The quick forms of every statement of `img` (`consts_num`: `Cast.toNumber` of each constant).
+pub(crate) fn quicks(img: &Image, consts_num: &[f64]) -> Vec<Quick> {
+    let one_arg = |s: &crate::scratch::image::Stmt| {
+        if s.nargs == 1 {
+            img.args.get(s.args as usize).copied()
+        } else {
+            None
+        }
+    };
+    img.stmts
+        .iter()
+        .map(|s| match (&s.op, one_arg(s)) {
+            (Sop::ChangeVar(slot), Some(e)) => match img.exprs.get(e as usize) {
+                Some(Expr::Const(k)) => match consts_num.get(*k as usize) {
+                    Some(&d) => Quick::ChangeBy(*slot, d),
+                    None => Quick::None,
+                },
+                Some(_) => Quick::Change(*slot, e),
+                None => Quick::None,
+            },
+            (Sop::SetVar(slot), Some(e)) => match img.exprs.get(e as usize) {
+                Some(Expr::Op(Rop::Add | Rop::Sub | Rop::Mul | Rop::Div | Rop::Mod, _, 2)) => {
+                    Quick::SetArith(*slot, e)
+                }
+                _ => Quick::None,
+            },
+            _ => Quick::None,
+        })
+        .collect()
 }
 
 struct Analysis<'a> {
@@ -180,9 +226,22 @@ impl Vm {
     pub(crate) fn run_chain(&mut self, img: &Image, mut s: Option<StmtId>, t: u32) {
         while let Some(id) = s {
             let Some(st) = img.stmts.get(id as usize) else { return };
-            match self.shapes.get(id as usize) {
-                Some(Shape::Branch) => self.run_branch(img, id, t),
-                _ => self.execute_in(img, id, t),
+            match self.quicks.get(id as usize) {
+                Some(&Quick::ChangeBy(slot, d)) => self.change_var(t, slot, d),
+                Some(&Quick::Change(slot, e)) => {
+                    let d = self.num_in(img, e, t);
+                    self.change_var(t, slot, d);
+                }
+                Some(&Quick::SetArith(slot, e)) => {
+                    let v = self.arith_in(img, e, t);
+                    if let Some(x) = self.var_mut(t, slot) {
+                        *x = Value::Num(v);
+                    }
+                }
+                _ => match self.shapes.get(id as usize) {
+                    Some(Shape::Branch) => self.run_branch(img, id, t),
+                    _ => self.execute_in(img, id, t),
+                },
             }
             s = st.next;
         }
@@ -204,44 +263,77 @@ impl Vm {
 
     /// Run a [`Shape::Loop`] statement `cur` (on top of the active thread's stack, in warp
     /// mode when `warp`) for as long as `stepThread` would keep running it.
+    ///
+    /// The loop counter and the warp-check count live in locals while the body runs (leaves
+    /// never read the thread) and are stored back whenever the loop leaves.
     pub(crate) fn run_loop(&mut self, img: &Image, cur: StmtId, warp: bool) -> LoopExit {
         let Some(st) = img.stmts.get(cur as usize) else { return LoopExit::Done };
         let args = img.args.get(st.args as usize..st.args as usize + st.nargs as usize);
         let args = args.unwrap_or(&[]);
         let body = st.branch[0];
-        let t = self.th().target;
-        loop {
+        // A literal or a variable as `TIMES` has no effect when evaluated: skip it.
+        let times_pure = args.first().is_none_or(|&e| {
+            matches!(img.exprs.get(e as usize), Some(Expr::Const(_) | Expr::Var(_)))
+        });
+        let th = self.th();
+        let t = th.target;
+        let mut counter = match th.frames.last().map(|f| &f.ctx) {
+            Some(Ctx::Counter(c)) => Some(*c),
+            _ => None,
+        };
+        let mut checks = th.warp_timer.unwrap_or(0);
+        let limit = self.cfg.warp_checks;
+        let mut entered = false;
+        let exit = loop {
             // `execute` of the loop block.
             let enter = match st.op {
                 Sop::Repeat => {
-                    let n = self.num_arg_in(img, args, 0, t);
-                    let ctx = self.th().ctx();
-                    let c = match ctx {
-                        Ctx::Counter(c) => *c,
-                        _ => js_round(n),
+                    let c = match counter {
+                        Some(c) if times_pure => c,
+                        _ => {
+                            let n = self.num_arg_in(img, args, 0, t);
+                            counter.unwrap_or_else(|| js_round(n))
+                        }
                     } - 1.0;
-                    *ctx = Ctx::Counter(c);
+                    counter = Some(c);
                     c >= 0.0
                 }
                 Sop::Forever => true,
                 Sop::While => to_bool(&self.arg_in(img, args, 0, t)),
                 Sop::RepeatUntil => !to_bool(&self.arg_in(img, args, 0, t)),
-                _ => return LoopExit::Done,
+                _ => break LoopExit::Done,
             };
             if !enter {
-                return LoopExit::Done;
+                break LoopExit::Done;
             }
             // `stepToBranch(.., isLoop = true)`; the branch frame is pushed and popped with
             // nothing observable in between.
-            if let Some(f) = self.th().frames.last_mut() {
-                f.is_loop = true;
+            if !entered {
+                entered = true;
+                if let Some(f) = self.th().frames.last_mut() {
+                    f.is_loop = true;
+                }
             }
             self.run_chain(img, body, t);
-            // Back at the loop frame: `stepThread`'s `isLoop` check.
-            if !warp || self.warp_expired_check() {
-                return LoopExit::Yield;
+            // Back at the loop frame: `stepThread`'s `isLoop` check, one warp-timer check per
+            // iteration in warp mode (`Vm::warp_expired_check`), else the thread yields.
+            if !warp {
+                break LoopExit::Yield;
             }
+            checks = checks.saturating_add(1);
+            if checks > limit {
+                self.warp_expired = true;
+                break LoopExit::Yield;
+            }
+        };
+        let th = self.th();
+        if warp {
+            th.warp_timer = Some(checks);
         }
+        if let Some(c) = counter {
+            *th.ctx() = Ctx::Counter(c);
+        }
+        exit
     }
 }
 

@@ -180,6 +180,8 @@ pub struct Vm {
     pub(crate) spare: Thread,
     /// [`fast::Shape`] of every statement.
     pub(crate) shapes: Vec<fast::Shape>,
+    /// [`fast::Quick`] form of every statement.
+    pub(crate) quicks: Vec<fast::Quick>,
     /// Whether any script starts with an edge-activated hat (else the per-frame hat pass over
     /// every target finds nothing and is skipped).
     pub(crate) has_edge_hats: bool,
@@ -206,12 +208,18 @@ impl Vm {
         }
         check_image(&img)?;
         let consts: Vec<Value> = img.consts.iter().map(lit_value).collect();
-        let consts_num = consts.iter().map(crate::scratch::value::cast::to_number).collect();
+        let consts_num: Vec<f64> =
+            consts.iter().map(crate::scratch::value::cast::to_number).collect();
         let names = img.targets.iter().map(|t| Rc::from(t.name.as_str())).collect();
         let shapes = if cfg.fuse {
             fast::shapes(&img)
         } else {
             alloc::vec![fast::Shape::General; img.stmts.len()]
+        };
+        let quicks = if cfg.fuse {
+            fast::quicks(&img, &consts_num)
+        } else {
+            alloc::vec![fast::Quick::None; img.stmts.len()]
         };
         let has_edge_hats = img
             .targets
@@ -252,6 +260,7 @@ impl Vm {
             timeout_seq: 0,
             spare: Thread::new(0, 0, 0),
             shapes,
+            quicks,
             has_edge_hats,
             regs: alloc::vec![Value::Undefined; img.registers as usize],
             monitor_values: alloc::vec![Value::Undefined; img.monitors.len()],
