@@ -84,18 +84,19 @@ pub fn random(from: &Value, to: &Value, rng: &mut Mulberry32) -> Value {
 }
 
 /// `join`, bounded by the string budget.
-pub fn join(a: &Value, b: &Value, max: usize) -> Value {
-    let mut s = String::new();
-    cast::with_str(a, |x| s.push_str(x));
-    cast::with_str(b, |x| s.push_str(x));
-    if s.len() > max {
+/// `join`, built in `buf` (a scratch buffer the caller keeps, so only the result allocates).
+pub fn join(buf: &mut String, a: &Value, b: &Value, max: usize) -> Value {
+    buf.clear();
+    cast::with_str(a, |x| buf.push_str(x));
+    cast::with_str(b, |x| buf.push_str(x));
+    if buf.len() > max {
         let mut cut = max;
-        while !s.is_char_boundary(cut) {
+        while !buf.is_char_boundary(cut) {
             cut -= 1;
         }
-        s.truncate(cut);
+        buf.truncate(cut);
     }
-    Value::string(s)
+    Value::str(buf)
 }
 
 /// UTF-16 code units of a string (JavaScript string indexing).
@@ -111,8 +112,11 @@ pub fn letter_of(n: &Value, text: &Value) -> Value {
             return Value::empty();
         }
         let i = libm::floor(i) as usize;
-        let unit: alloc::vec::Vec<u16> = s.encode_utf16().skip(i).take(1).collect();
-        Value::string(String::from_utf16_lossy(&unit))
+        // One UTF-16 unit as JavaScript's `charAt`; a lone surrogate half becomes U+FFFD, as
+        // `String::from_utf16_lossy` would make it.
+        let unit = s.encode_utf16().nth(i).unwrap_or(0xFFFD);
+        let c = char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER);
+        Value::str(c.encode_utf8(&mut [0; 4]))
     })
 }
 
@@ -239,6 +243,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn letter_of_takes_utf16_units() {
+        let letter =
+            |n: f64, s: &str| alloc::format!("{}", letter_of(&Value::Num(n), &Value::str(s)));
+        assert_eq!(letter(1.0, "abc"), "a");
+        assert_eq!(letter(3.7, "abc"), "c");
+        assert_eq!(letter(4.0, "abc"), "");
+        assert_eq!(letter(0.0, "abc"), "");
+        assert_eq!(letter(2.0, "aé"), "é");
+        // An astral character is two units; each half alone is U+FFFD.
+        assert_eq!(letter(2.0, "a😀b"), "\u{FFFD}");
+        assert_eq!(letter(3.0, "a😀b"), "\u{FFFD}");
+        assert_eq!(letter(4.0, "a😀b"), "b");
     }
 
     #[test]

@@ -176,7 +176,7 @@ impl Vm {
             Rop::Join => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
-                o::join(&a, &b, self.cfg.max_string_len)
+                o::join(&mut self.text_buf, &a, &b, self.cfg.max_string_len)
             }
             Rop::LetterOf => {
                 let a = self.arg_in(img, args, 0, t);

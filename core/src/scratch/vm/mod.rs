@@ -132,6 +132,17 @@ pub struct FrameEvents {
     pub questions: Vec<Option<Rc<str>>>,
 }
 
+impl FrameEvents {
+    /// Empty every list, keeping their capacity (no allocation per frame once grown).
+    pub(crate) fn clear(&mut self) {
+        // Destructured so that a new kind of event cannot be forgotten here.
+        let FrameEvents { broadcasts, says, questions } = self;
+        broadcasts.clear();
+        says.clear();
+        questions.clear();
+    }
+}
+
 /// The virtual machine.
 #[derive(Debug)]
 pub struct Vm {
@@ -178,6 +189,8 @@ pub struct Vm {
     pub(crate) timeout_seq: u64,
     /// A retired thread handed out if a block ever runs outside a thread.
     pub(crate) spare: Thread,
+    /// Scratch buffer for building strings (`join`), reused so only results allocate.
+    pub(crate) text_buf: String,
     /// [`fast::Shape`] of every statement.
     pub(crate) shapes: Vec<fast::Shape>,
     /// [`fast::Quick`] form of every statement.
@@ -259,6 +272,7 @@ impl Vm {
             last_bubble_timeout: 0,
             timeout_seq: 0,
             spare: Thread::new(0, 0, 0),
+            text_buf: String::new(),
             shapes,
             quicks,
             has_edge_hats,

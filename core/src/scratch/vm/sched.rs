@@ -71,7 +71,7 @@ impl Vm {
     /// Advance one virtual frame: apply `inputs`, fire due timeouts, step the runtime.
     pub fn step_frame(&mut self, inputs: &[Input]) {
         self.now_ms = (self.frame as f64) * 1000.0 / f64::from(self.cfg.fps.max(1));
-        self.events = FrameEvents::default();
+        self.events.clear();
         for i in inputs {
             self.apply(i);
         }
