@@ -124,9 +124,13 @@ pub(crate) fn quicks(img: &Image, consts_num: &[f64]) -> Vec<Quick> {
             None
         }
     };
+    // A statement with a hoist (`Image::stmt_hoists`) runs it in `execute_in`: no quick form.
+    let hoisted = |id: usize| img.stmt_hoists.binary_search_by_key(&(id as u32), |p| p.0).is_ok();
     img.stmts
         .iter()
-        .map(|s| match (&s.op, one_arg(s)) {
+        .enumerate()
+        .map(|(id, s)| if hoisted(id) { (&Sop::Nop, None) } else { (&s.op, one_arg(s)) })
+        .map(|(op, arg)| match (op, arg) {
             (Sop::ChangeVar(slot), Some(e)) => match img.exprs.get(e as usize) {
                 Some(Expr::Const(k)) => match consts_num.get(*k as usize) {
                     Some(&d) => Quick::ChangeBy(*slot, d),
