@@ -18,6 +18,9 @@ pub struct Figure {
     pub runs: usize,
     /// Set when the results were not all as expected (says what differed).
     pub note: Option<String>,
+    /// The same figure per CPU-second of the measuring thread, where measured: on a
+    /// shared machine wall time includes waiting for a core.
+    pub cpu_value: Option<f64>,
 }
 
 /// A figure, or why there is none.
@@ -49,7 +52,7 @@ pub fn median_ms(runs: usize, mut f: impl FnMut() -> Result<(), String>) -> Resu
 /// Turns a median time for `work` units into a figure in `unit`.
 pub fn figure(unit: &str, work: f64, median_ms: f64, runs: usize) -> Figure {
     let value = if median_ms > 0.0 { work / (median_ms / 1e3) } else { f64::INFINITY };
-    Figure { value, unit: unit.to_string(), median_ms, runs, note: None }
+    Figure { value, unit: unit.to_string(), median_ms, runs, note: None, cpu_value: None }
 }
 
 /// Throughput of `pass` (which does `per_pass` units of work): one untimed warm-up pass, then
@@ -105,8 +108,14 @@ pub fn xlogo(shared: Option<&Path>, runs: usize) -> Outcome {
     };
     match rate(runs, 0.5, n, || cases.run_parsed().map(drop)) {
         Ok((value, ms)) => {
-            let mut f =
-                Figure { value, unit: "evaluations/s".into(), median_ms: ms, runs, note: None };
+            let mut f = Figure {
+                value,
+                unit: "evaluations/s".into(),
+                median_ms: ms,
+                runs,
+                note: None,
+                cpu_value: None,
+            };
             if ok != n {
                 f.note = Some(format!("{ok} of {n} reference solutions succeed"));
             }
@@ -133,8 +142,14 @@ pub fn drawing(shared: Option<&Path>, runs: usize) -> Outcome {
     };
     match rate(runs, 0.5, n, || cases.run_parsed().map(drop)) {
         Ok((value, ms)) => {
-            let mut f =
-                Figure { value, unit: "evaluations/s".into(), median_ms: ms, runs, note: None };
+            let mut f = Figure {
+                value,
+                unit: "evaluations/s".into(),
+                median_ms: ms,
+                runs,
+                note: None,
+                cpu_value: None,
+            };
             if same != n {
                 f.note = Some(format!("{same} of {n} scores equal the recorded ones"));
             }
@@ -173,18 +188,38 @@ pub fn scratch(suite: &Suite, w: &Workload, runs: usize) -> Outcome {
     let mut times = Vec::with_capacity(runs.max(1));
     for _ in 0..runs.max(1) {
         match scratch_vm::run_once(&img, &cfg, w) {
-            Ok((ms, _, _)) => times.push(ms),
+            Ok(t) => times.push(t.ms),
             Err(e) => return Outcome::Unavailable(e),
         }
     }
     let ms = median(&mut times);
     let work = match w.mode {
         Mode::UntilIdle { iterations, .. } => iterations as f64,
-        _ => f64::from(first.1),
+        _ => f64::from(first.frames),
     };
     let mut f = figure(&w.unit, work, ms, runs);
-    if !first.2.is_empty() {
-        f.note = Some(format!("end state differs: {}", first.2.join(", ")));
+    f.cpu_value = cpu_rate(&img, &cfg, w, work);
+    if !first.misses.is_empty() {
+        f.note = Some(format!("end state differs: {}", first.misses.join(", ")));
     }
     Outcome::Figure(f)
+}
+
+/// Work per CPU-second of this thread over timed parts adding up to at least 0.3 CPU-seconds
+/// (schedstat advances in scheduler ticks, so single short runs are too coarse; the sum over
+/// many runs is not). None without schedstat.
+fn cpu_rate(
+    img: &gobo::scratch::image::Image,
+    cfg: &gobo::scratch::vm::Config,
+    w: &Workload,
+    work: f64,
+) -> Option<f64> {
+    let (mut cpu_ms, mut done, mut n) = (0.0, 0.0, 0u32);
+    while cpu_ms < 300.0 && n < 100_000 {
+        let t = scratch_vm::run_once(img, cfg, w).ok()?;
+        cpu_ms += t.cpu_ms?;
+        done += work;
+        n += 1;
+    }
+    (cpu_ms > 0.0).then(|| done / (cpu_ms / 1e3))
 }

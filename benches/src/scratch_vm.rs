@@ -106,15 +106,37 @@ pub fn check(vm: &Vm, w: &Workload) -> Vec<String> {
     misses
 }
 
-/// One timed run: milliseconds of the timed frames, how many, and the check's misses.
-pub fn run_once(
-    img: &Image,
-    cfg: &Config,
-    w: &Workload,
-) -> Result<(f64, u32, Vec<String>), String> {
+/// CPU time this thread has run, in ms, from Linux's schedstat (None elsewhere). Wall time on a
+/// shared machine includes time the thread waited for a core; this does not.
+pub fn thread_cpu_ms() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e6)
+}
+
+/// One timed run.
+#[derive(Debug, Clone)]
+pub struct Timed {
+    /// Wall milliseconds of the timed frames.
+    pub ms: f64,
+    /// CPU milliseconds of this thread during the timed frames (None without schedstat).
+    pub cpu_ms: Option<f64>,
+    /// Timed frames run.
+    pub frames: u32,
+    /// The check's misses.
+    pub misses: Vec<String>,
+}
+
+/// One timed run: wall and CPU time of the timed frames, how many, and the check's misses.
+pub fn run_once(img: &Image, cfg: &Config, w: &Workload) -> Result<Timed, String> {
     let mut r = ready(img.clone(), cfg.clone(), w)?;
+    let cpu = thread_cpu_ms();
     let start = Instant::now();
     let frames = timed_frames(&mut r, w);
     let ms = start.elapsed().as_secs_f64() * 1e3;
-    Ok((ms, frames, check(&r.vm, w)))
+    let cpu_ms = match (cpu, thread_cpu_ms()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    Ok(Timed { ms, cpu_ms, frames, misses: check(&r.vm, w) })
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 use gobo_benches::evaluate::{DRAWINGBENCH_RECORDED, XLOGO_REAL};
-use gobo_benches::gobo_side::{self, Outcome};
+use gobo_benches::gobo_side::{self, Figure, Outcome};
 use gobo_benches::reference::{self, Locations, Run};
 use gobo_benches::suite::Suite;
 use gobo_benches::table::{self, Line};
@@ -145,6 +145,21 @@ fn main() {
                 println!("- gobo {}: {note}", line.workload);
             }
         }
+    }
+    let cpu: Vec<String> = lines
+        .iter()
+        .filter_map(|line| match &line.gobo {
+            Outcome::Figure(Figure { cpu_value: Some(v), unit, .. }) => {
+                Some(format!("{} {} {unit}", line.workload, table::si(*v)))
+            }
+            _ => None,
+        })
+        .collect();
+    if !cpu.is_empty() {
+        println!(
+            "- gobo per CPU-second of the measuring thread (timed parts, ≥ 0.3 CPU-s): {}",
+            cpu.join("; ")
+        );
     }
     for r in rows.iter().filter(|r| r.note.is_some()) {
         println!("- {} {}: {}", r.implementation, r.workload, r.note.as_deref().unwrap_or(""));
