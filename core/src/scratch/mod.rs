@@ -5,6 +5,7 @@ pub mod compile;
 pub mod conform;
 pub mod diff;
 pub mod image;
+pub mod pen;
 pub mod project;
 pub mod scenario;
 pub mod suite;

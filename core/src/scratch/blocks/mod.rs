@@ -8,6 +8,7 @@ pub mod events;
 pub mod looks;
 pub mod motion;
 pub mod operators;
+pub mod pen;
 pub mod procedures;
 pub mod sensing;
 
@@ -94,6 +95,7 @@ impl Vm {
             | Sop::ReplaceItemOfList(_) => self.exec_data(op, args, t),
             Sop::Broadcast | Sop::BroadcastAndWait => self.exec_events(op, args, t),
             Sop::Call { .. } => self.exec_call(op, args, t),
+            Sop::Pen(p) => self.exec_pen(*p, args, t),
             Sop::AskAndWait | Sop::ResetTimer | Sop::SetDragMode(_) => {
                 self.exec_sensing(op, args, t)
             }

@@ -19,10 +19,14 @@ impl Vm {
             return;
         }
         let i = &mut self.insts[t as usize];
+        let (old_x, old_y) = (i.x, i.y);
         i.x = x;
         i.y = y;
         if i.visible {
             self.redraw = true;
+        }
+        if i.pen.is_some() {
+            self.pen_moved(t, old_x, old_y);
         }
     }
 

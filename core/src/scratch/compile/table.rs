@@ -1,7 +1,7 @@
 //! The opcode table: which scratch-vm 5.0.300 opcodes gobo implements, as what operation, and
 //! the names of their inputs in stored order.
 
-use crate::scratch::image::ops::{MathFn, StopKind};
+use crate::scratch::image::ops::{MathFn, PenOp, StopKind};
 use crate::scratch::image::{Rop, Slot, Sop};
 
 /// What an opcode is.
@@ -175,22 +175,20 @@ pub(super) fn classify(opcode: &str) -> Kind {
         "argument_reporter_string_number" | "argument_reporter_boolean" => {
             R(Rop::Unimplemented, &[])
         }
-        // pen (drawing is the next issue; the blocks exist and evaluate their inputs)
-        "pen_clear"
-        | "pen_stamp"
-        | "pen_penDown"
-        | "pen_penUp"
-        | "pen_setPenColorToColor"
-        | "pen_changePenColorParamBy"
-        | "pen_setPenColorParamTo"
-        | "pen_changePenSizeBy"
-        | "pen_setPenSizeTo"
-        | "pen_setPenShadeToNumber"
-        | "pen_changePenShadeBy"
-        | "pen_setPenHueToNumber"
-        | "pen_changePenHueBy" => {
-            S(Sop::Nop, &["COLOR", "COLOR_PARAM", "VALUE", "SIZE", "SHADE", "HUE"])
-        }
+        // pen
+        "pen_clear" => S(Sop::Pen(PenOp::Clear), &[]),
+        "pen_stamp" => S(Sop::Pen(PenOp::Stamp), &[]),
+        "pen_penDown" => S(Sop::Pen(PenOp::Down), &[]),
+        "pen_penUp" => S(Sop::Pen(PenOp::Up), &[]),
+        "pen_setPenColorToColor" => S(Sop::Pen(PenOp::SetColor), &["COLOR"]),
+        "pen_changePenColorParamBy" => S(Sop::Pen(PenOp::ChangeParam), &["COLOR_PARAM", "VALUE"]),
+        "pen_setPenColorParamTo" => S(Sop::Pen(PenOp::SetParam), &["COLOR_PARAM", "VALUE"]),
+        "pen_changePenSizeBy" => S(Sop::Pen(PenOp::ChangeSize), &["SIZE"]),
+        "pen_setPenSizeTo" => S(Sop::Pen(PenOp::SetSize), &["SIZE"]),
+        "pen_setPenShadeToNumber" => S(Sop::Pen(PenOp::SetShade), &["SHADE"]),
+        "pen_changePenShadeBy" => S(Sop::Pen(PenOp::ChangeShade), &["SHADE"]),
+        "pen_setPenHueToNumber" => S(Sop::Pen(PenOp::SetHue), &["HUE"]),
+        "pen_changePenHueBy" => S(Sop::Pen(PenOp::ChangeHue), &["HUE"]),
         _ => Kind::Unknown,
     }
 }

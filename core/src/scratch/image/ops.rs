@@ -261,6 +261,40 @@ pub enum Sop {
         /// the parameters that have one, in parameter order).
         present: alloc::vec::Vec<bool>,
     },
+    // ---- pen (extension `pen_*`)
+    /// A pen block; inputs as listed on [`PenOp`].
+    Pen(PenOp),
+}
+
+/// Pen blocks (scratch-vm's `scratch3_pen`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PenOp {
+    /// `pen_clear`
+    Clear,
+    /// `pen_stamp`
+    Stamp,
+    /// `pen_penDown`
+    Down,
+    /// `pen_penUp`
+    Up,
+    /// `pen_setPenColorToColor` `[COLOR]`
+    SetColor,
+    /// `pen_changePenColorParamBy` `[COLOR_PARAM, VALUE]`
+    ChangeParam,
+    /// `pen_setPenColorParamTo` `[COLOR_PARAM, VALUE]`
+    SetParam,
+    /// `pen_changePenSizeBy` `[SIZE]`
+    ChangeSize,
+    /// `pen_setPenSizeTo` `[SIZE]`
+    SetSize,
+    /// `pen_setPenShadeToNumber` `[SHADE]`
+    SetShade,
+    /// `pen_changePenShadeBy` `[SHADE]`
+    ChangeShade,
+    /// `pen_setPenHueToNumber` `[HUE]`
+    SetHue,
+    /// `pen_changePenHueBy` `[HUE]`
+    ChangeHue,
 }
 
 /// Reporter operations. Inputs as `[A, B]`, in stored order.

@@ -202,6 +202,10 @@ pub struct Vm {
     pub(crate) regs: Vec<Value>,
     /// The value each visible monitor showed after the last frame (by image monitor index).
     pub(crate) monitor_values: Vec<Value>,
+    /// The pen layer, allocated when a pen block first runs.
+    pub(crate) pen_layer: Option<crate::scratch::pen::PenLayer>,
+    /// Size of the pen layer to allocate.
+    pub(crate) pen_size: [u32; 2],
 }
 
 pub(crate) fn lit_value(l: &Lit) -> Value {
@@ -278,6 +282,8 @@ impl Vm {
             has_edge_hats,
             regs: alloc::vec![Value::Undefined; img.registers as usize],
             monitor_values: alloc::vec![Value::Undefined; img.monitors.len()],
+            pen_layer: None,
+            pen_size: [480, 360],
             cfg,
             img: Rc::new(img),
         };
@@ -304,6 +310,7 @@ impl Vm {
                 vars: t.vars.iter().map(|v| lit_value(&v.1)).collect(),
                 lists: t.lists.iter().map(|l| l.1.iter().map(lit_value).collect()).collect(),
                 bubble: None,
+                pen: None,
                 edge: alloc::vec![None; n_scripts],
             });
             vm.targets.push(i as u32);

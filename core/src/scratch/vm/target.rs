@@ -88,6 +88,8 @@ pub struct Instance {
     pub lists: Vec<Vec<Value>>,
     /// Speech bubble, once the target has said anything.
     pub bubble: Option<Bubble>,
+    /// Pen state, once a pen block ran on this target (clones copy it).
+    pub pen: Option<crate::scratch::pen::PenState>,
     /// Previous values of edge-activated hats, by script index.
     pub edge: Vec<Option<bool>>,
 }
