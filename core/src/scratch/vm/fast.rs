@@ -78,6 +78,7 @@ fn is_leaf(op: &Sop) -> bool {
             | Sop::SetVolume
             | Sop::ChangeVolume
             | Sop::IncrCounter
+            | Sop::Pen(_)
             | Sop::ClearCounter
             | Sop::ResetTimer
             | Sop::SetDragMode(_)
