@@ -15,6 +15,8 @@ use std::fmt;
 
 use gobo::scratch::project::Costume;
 
+pub use crate::costume_svg::SvgCostume;
+
 /// Most pixels a decoded or rasterised costume may have (4096 × 4096).
 pub const MAX_PIXELS: u64 = 4096 * 4096;
 

@@ -10,60 +10,99 @@ use crate::costume::{check_pixels, CostumeError, CostumeImage};
 /// Scratch's editor writes a handful of levels.
 pub(crate) const MAX_DEPTH: usize = 100;
 
+/// A parsed SVG costume, ready to be rasterised at any scale ([`SvgCostume::render`]).
+pub struct SvgCostume {
+    tree: usvg::Tree,
+    /// The skin size in stage units: the root `viewBox` width and height.
+    pub size: [f64; 2],
+    /// The rotation centre in stage units from the viewBox's top-left corner.
+    pub rotation_center: [f64; 2],
+}
+
+impl std::fmt::Debug for SvgCostume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SvgCostume")
+            .field("size", &self.size)
+            .field("rotation_center", &self.rotation_center)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SvgCostume {
+    /// Parses an SVG costume; `center` is the costume's rotation centre in SVG units (`None`:
+    /// the viewBox centre, as scratch-render's `calculateRotationCenter`).
+    pub fn parse(bytes: &[u8], center: Option<[f64; 2]>) -> Result<SvgCostume, CostumeError> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| CostumeError::Decode { format: "svg", message: e.to_string() })?;
+        refuse_external(text)?;
+        if nesting_depth(text) > MAX_DEPTH {
+            return Err(CostumeError::Decode {
+                format: "svg",
+                message: format!("elements nested deeper than {MAX_DEPTH}"),
+            });
+        }
+        let err = |e: usvg::Error| CostumeError::Decode { format: "svg", message: e.to_string() };
+        let options = usvg::Options { resources_dir: None, ..usvg::Options::default() };
+        let tree = usvg::Tree::from_data(bytes, &options).map_err(err)?;
+        let intrinsic = tree.size();
+        let [x, y, width, height] = root_view_box(text).unwrap_or([
+            0.0,
+            0.0,
+            f64::from(intrinsic.width()),
+            f64::from(intrinsic.height()),
+        ]);
+        let [cx, cy] = center.unwrap_or([width / 2.0, height / 2.0]);
+        Ok(SvgCostume { tree, size: [width, height], rotation_center: [cx - x, cy - y] })
+    }
+
+    /// Rasterises at `scale` pixels per stage unit into ⌊size × scale⌋ pixels.
+    pub fn render(&self, scale: f64) -> Result<CostumeImage, CostumeError> {
+        let [width, height] = self.size;
+        let scale = if scale.is_finite() && scale > 0.0 { scale } else { 1.0 };
+        let (pw, ph) = ((width * scale).floor(), (height * scale).floor());
+        check_pixels(pw, ph)?;
+        // check_pixels bounds both sides to 1..=MAX_PIXELS, so the casts are exact.
+        let mut pixmap = Pixmap::new(pw as u32, ph as u32)
+            .ok_or(CostumeError::BadSize { width: pw, height: ph })?;
+        // usvg maps the viewBox onto its intrinsic size; stretch that onto the viewBox size.
+        let intrinsic = self.tree.size();
+        let sx = scale * width / f64::from(intrinsic.width());
+        let sy = scale * height / f64::from(intrinsic.height());
+        resvg::render(
+            &self.tree,
+            Transform::from_scale(sx as f32, sy as f32),
+            &mut pixmap.as_mut(),
+        );
+        let rgba = pixmap
+            .pixels()
+            .iter()
+            .flat_map(|p| {
+                let c = p.demultiply();
+                [c.red(), c.green(), c.blue(), c.alpha()]
+            })
+            .collect();
+        Ok(CostumeImage {
+            width: pixmap.width(),
+            height: pixmap.height(),
+            rgba,
+            resolution: scale,
+            size: self.size,
+            rotation_center: self.rotation_center,
+        })
+    }
+}
+
 /// Decodes an SVG costume (see [`crate::costume::decode_costume`]).
 pub(crate) fn decode_svg(
     bytes: &[u8],
     center: [Option<f64>; 2],
     scale: f64,
 ) -> Result<CostumeImage, CostumeError> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| CostumeError::Decode { format: "svg", message: e.to_string() })?;
-    refuse_external(text)?;
-    if nesting_depth(text) > MAX_DEPTH {
-        return Err(CostumeError::Decode {
-            format: "svg",
-            message: format!("elements nested deeper than {MAX_DEPTH}"),
-        });
-    }
-    let err = |e: usvg::Error| CostumeError::Decode { format: "svg", message: e.to_string() };
-    let options = usvg::Options { resources_dir: None, ..usvg::Options::default() };
-    let tree = usvg::Tree::from_data(bytes, &options).map_err(err)?;
-    let intrinsic = tree.size();
-    let [x, y, width, height] = root_view_box(text).unwrap_or([
-        0.0,
-        0.0,
-        f64::from(intrinsic.width()),
-        f64::from(intrinsic.height()),
-    ]);
-    let scale = if scale.is_finite() && scale > 0.0 { scale } else { 1.0 };
-    let (pw, ph) = ((width * scale).floor(), (height * scale).floor());
-    check_pixels(pw, ph)?;
-    let size = [width, height];
-    let rotation_center =
-        [center[0].unwrap_or(width / 2.0) - x, center[1].unwrap_or(height / 2.0) - y];
-    // check_pixels bounds both sides to 1..=MAX_PIXELS, so the casts are exact.
-    let mut pixmap =
-        Pixmap::new(pw as u32, ph as u32).ok_or(CostumeError::BadSize { width: pw, height: ph })?;
-    // usvg maps the viewBox onto its intrinsic size; stretch that onto the viewBox size.
-    let sx = scale * width / f64::from(intrinsic.width());
-    let sy = scale * height / f64::from(intrinsic.height());
-    resvg::render(&tree, Transform::from_scale(sx as f32, sy as f32), &mut pixmap.as_mut());
-    let rgba = pixmap
-        .pixels()
-        .iter()
-        .flat_map(|p| {
-            let c = p.demultiply();
-            [c.red(), c.green(), c.blue(), c.alpha()]
-        })
-        .collect();
-    Ok(CostumeImage {
-        width: pixmap.width(),
-        height: pixmap.height(),
-        rgba,
-        resolution: scale,
-        size,
-        rotation_center,
-    })
+    let center = match center {
+        [Some(x), Some(y)] => Some([x, y]),
+        _ => None,
+    };
+    SvgCostume::parse(bytes, center)?.render(scale)
 }
 
 /// Refuses references to anything outside the document: `href`s and `url(...)`s that are not

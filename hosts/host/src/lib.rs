@@ -1,8 +1,10 @@
-//! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` archives, asset decoding,
-//! PNG output and resumable parallel batch runs. Hosts adapt I/O; no semantics live here.
+//! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` archives, asset decoding
+//! into the program image's costume skins, PNG output and resumable parallel batch runs.
+//! Hosts adapt I/O; no semantics live here.
 
 pub mod batch;
 pub mod costume;
 mod costume_svg;
 pub mod png;
 pub mod sb3;
+pub mod skins;

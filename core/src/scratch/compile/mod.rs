@@ -84,6 +84,7 @@ pub fn compile(project: &Project) -> Result<Image, CompileError> {
             stmt_hoists: Vec::new(),
             registers: 0,
             monitors: Vec::new(),
+            skins: Vec::new(),
         },
         warnings: BTreeSet::new(),
         stage,
@@ -156,6 +157,7 @@ fn target_header(t: &Target) -> TargetImage {
             .map(|l| (l.name.clone(), l.items.iter().map(lit_of).collect()))
             .collect(),
         costumes: t.costumes.iter().map(|c| c.name.clone()).collect(),
+        costume_skins: alloc::vec![None; t.costumes.len()],
         sounds: t.sounds.iter().map(|s| s.name.clone()).collect(),
         x: num_or(t.x, 0.0),
         y: num_or(t.y, 0.0),

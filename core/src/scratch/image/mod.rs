@@ -4,18 +4,20 @@
 //!
 //! Statements ([`Stmt`]) and reporters ([`Expr`]) live in two flat arenas addressed by
 //! [`StmtId`] / [`ExprId`]; a statement's inputs are a range of [`Image::args`]. The operation
-//! enums live in [`ops`].
+//! enums live in [`ops`]; costume pixels ([`Skin`]) in [`skin`].
 
 pub mod ops;
+pub mod skin;
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 pub use ops::{Hat, Rop, Sop};
+pub use skin::{Skin, SkinBitmap};
 
 /// Version of the image layout; bumped on every incompatible change.
-pub const IMAGE_VERSION: u32 = 2;
+pub const IMAGE_VERSION: u32 = 3;
 
 /// Index of a statement in [`Image::stmts`].
 pub type StmtId = u32;
@@ -82,6 +84,9 @@ pub struct Image {
     pub registers: u32,
     /// Visible monitors, in `project.json` order.
     pub monitors: Vec<MonitorImage>,
+    /// Costume pixels, referred to by [`TargetImage::costume_skins`]. Empty when the project
+    /// was compiled without its assets (the host fills it, e.g. `gobo_host::skins`).
+    pub skins: Vec<Skin>,
 }
 
 /// A visible monitor: the reporter its monitor thread evaluates every frame.
@@ -108,6 +113,9 @@ pub struct TargetImage {
     pub lists: Vec<(String, Vec<Lit>)>,
     /// Costume names, in order.
     pub costumes: Vec<String>,
+    /// Skin of each costume (parallel to `costumes`): an index into [`Image::skins`], or
+    /// `None` when there are no pixels (asset missing or undecoded, or compiled without assets).
+    pub costume_skins: Vec<Option<u32>>,
     /// Sound names, in order.
     pub sounds: Vec<String>,
     /// Initial state.

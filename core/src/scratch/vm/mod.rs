@@ -531,6 +531,14 @@ fn check_image(img: &Image) -> Result<(), VmError> {
         if t.scripts.iter().any(|s| s.top >= ns) {
             return Err(VmError::BadImage("script"));
         }
+        if t.costume_skins.len() != t.costumes.len()
+            || t.costume_skins.iter().flatten().any(|&k| k as usize >= img.skins.len())
+        {
+            return Err(VmError::BadImage("costume skin"));
+        }
+    }
+    if !img.skins.iter().all(crate::scratch::image::Skin::is_valid) {
+        return Err(VmError::BadImage("skin"));
     }
     Ok(())
 }
