@@ -1,8 +1,8 @@
 //! DrawingBench evaluation speed over the recorded model turns of the 250 tasks
 //! (`../shared/drawingbench/recorded_batch_results_all_all.json`: 308 turns; falls back to the
 //! checked-in `examples/drawing/` sequences when `../shared` is absent). Phases: evaluate (raw
-//! text to verdict, the batch path), evaluate-parsed (actions already parsed), feedback, paper,
-//! render. Run: `cargo bench -p gobo --bench drawing`.
+//! text to verdict; `_reused`: one `Evaluator` for the batch, its buffers kept), evaluate-parsed
+//! (actions already parsed), feedback, paper, render. Run: `cargo bench -p gobo --bench drawing`.
 
 use std::path::PathBuf;
 
@@ -11,7 +11,7 @@ use gobo::drawing::actions::Actions;
 use gobo::drawing::raster::Canvas;
 use gobo::drawing::task::{dataset_from_json, Criteria, Task};
 use gobo::drawing::ui::UiConfig;
-use gobo::drawing::{judge, paper, reference};
+use gobo::drawing::{judge, paper, reference, Evaluator};
 
 fn workload() -> Vec<(Criteria, String)> {
     let shared = std::env::var_os("GOBO_SHARED")
@@ -56,6 +56,14 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for (crit, raw) in &work {
                 std::hint::black_box(judge(raw.as_bytes(), crit, &ui).unwrap());
+            }
+        })
+    });
+    g.bench_function("raw_text_to_verdict_reused", |b| {
+        let mut ev = Evaluator::new();
+        b.iter(|| {
+            for (crit, raw) in &work {
+                std::hint::black_box(ev.judge(raw.as_bytes(), crit, &ui).unwrap());
             }
         })
     });

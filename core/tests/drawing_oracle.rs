@@ -6,9 +6,10 @@
 
 use std::path::PathBuf;
 
+use gobo::drawing::actions::Actions;
 use gobo::drawing::task::{dataset_from_json, Criteria};
 use gobo::drawing::ui::UiConfig;
-use gobo::drawing::{judge, pyjson};
+use gobo::drawing::{judge, pyjson, Evaluator};
 use serde_json::Value;
 
 fn shared() -> Option<PathBuf> {
@@ -62,6 +63,7 @@ fn oracle_rows_agree() {
     let text = std::fs::read_to_string(db.join("oracle-public.jsonl")).unwrap();
     let (mut total, mut agree, mut parse_errors_agree, mut parse_errors) = (0, 0, 0, 0);
     let mut failures = Vec::new();
+    let mut evaluator = Evaluator::new();
     for (line_no, line) in text.lines().enumerate() {
         let row: Value = serde_json::from_str(line).unwrap();
         total += 1;
@@ -75,6 +77,17 @@ fn oracle_rows_agree() {
         };
         let raw = row["actions_raw"].as_str().unwrap();
         let verdict = judge(raw.as_bytes(), &criteria, &ui).expect("within limits");
+        // The batch path (one evaluator reused across rows) and the direct action reader give
+        // the same as a fresh evaluation through the general JSON reader.
+        let reused = evaluator.judge(raw.as_bytes(), &criteria, &ui).expect("within limits");
+        // Compared as debug text, so that NaN coordinates compare equal.
+        assert_eq!(format!("{reused:?}"), format!("{verdict:?}"), "line {}: reused", line_no + 1);
+        assert_eq!(
+            format!("{:?}", Actions::parse(raw.as_bytes())),
+            format!("{:?}", Actions::parse_via_json(raw.as_bytes())),
+            "line {}: direct reader vs JSON tree",
+            line_no + 1
+        );
         let ours = verdict.to_row(&criteria, &ui);
         let mut bad = Vec::new();
         for field in FIELDS {

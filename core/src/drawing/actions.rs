@@ -146,6 +146,26 @@ impl core::error::Error for ActionsError {}
 impl Actions {
     /// Reads actions from a model's raw text (bytes; invalid UTF-8 is a JSON error).
     pub fn parse(raw: &[u8]) -> Result<Actions, ActionsError> {
+        let mut a = Actions::default();
+        a.parse_into(raw)?;
+        Ok(a)
+    }
+
+    /// [`Actions::parse`] into `self`, reusing its buffers. The common shape (flat objects of
+    /// plain scalars) is read directly from the text; anything else goes through the general
+    /// JSON reader ([`Actions::parse_via_json`]), with the same result either way. On `Err`,
+    /// `self` holds no meaningful actions.
+    pub fn parse_into(&mut self, raw: &[u8]) -> Result<(), ActionsError> {
+        if super::quick::read(raw, self) {
+            return Ok(());
+        }
+        *self = Actions::parse_via_json(raw)?;
+        Ok(())
+    }
+
+    /// Reads actions through the general JSON tree ([`pyjson::parse_bytes`], then
+    /// [`Actions::from_value`]): the definition [`Actions::parse`] agrees with.
+    pub fn parse_via_json(raw: &[u8]) -> Result<Actions, ActionsError> {
         let value = pyjson::parse_bytes(raw).map_err(ActionsError::Json)?;
         Actions::from_value(value)
     }

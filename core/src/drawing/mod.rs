@@ -17,6 +17,7 @@ pub mod feedback;
 pub mod paper;
 pub mod pyfmt;
 pub mod pyjson;
+mod quick;
 pub mod raster;
 pub mod reference;
 pub mod replay;
@@ -75,14 +76,38 @@ pub struct Verdict {
 /// "Actions must be a list/array" verdict; input the reference raises on gets its exception.
 /// `Err` only for more than [`actions::MAX_ACTIONS`] actions.
 pub fn judge(raw: &[u8], criteria: &Criteria, ui: &UiConfig) -> Result<Verdict, ActionsError> {
-    let (parse_error, outcome) = match Actions::parse(raw) {
-        Ok(a) => (None, reference::evaluate(&a, criteria, ui)),
-        Err(ActionsError::Json(e)) => (Some(e), Ok(Evaluation::not_a_list())),
-        Err(ActionsError::NotAList(_)) => (None, Ok(Evaluation::not_a_list())),
-        Err(ActionsError::Exception(e)) => (None, Err(e)),
-        Err(e @ ActionsError::TooMany(_)) => return Err(e),
-    };
-    Ok(Verdict { parse_error, outcome })
+    Evaluator::default().judge(raw, criteria, ui)
+}
+
+/// Reusable scratch space for judging many texts (a batch): the action buffer is kept
+/// between evaluations. Same verdicts as [`judge`].
+#[derive(Debug, Default)]
+pub struct Evaluator {
+    actions: Actions,
+}
+
+impl Evaluator {
+    /// A fresh evaluator.
+    pub fn new() -> Evaluator {
+        Evaluator::default()
+    }
+
+    /// [`judge`], reusing this evaluator's buffers.
+    pub fn judge(
+        &mut self,
+        raw: &[u8],
+        criteria: &Criteria,
+        ui: &UiConfig,
+    ) -> Result<Verdict, ActionsError> {
+        let (parse_error, outcome) = match self.actions.parse_into(raw) {
+            Ok(()) => (None, reference::evaluate(&self.actions, criteria, ui)),
+            Err(ActionsError::Json(e)) => (Some(e), Ok(Evaluation::not_a_list())),
+            Err(ActionsError::NotAList(_)) => (None, Ok(Evaluation::not_a_list())),
+            Err(ActionsError::Exception(e)) => (None, Err(e)),
+            Err(e @ ActionsError::TooMany(_)) => return Err(e),
+        };
+        Ok(Verdict { parse_error, outcome })
+    }
 }
 
 impl Verdict {

@@ -286,9 +286,15 @@ impl Ctx<'_> {
         let last = n - 1.0;
         let (x0, y0) = at(0.0);
         let (xn, yn) = at(last);
-        let (lo_x, hi_x) = inside_range(n, x0 <= xn, w, |i| at(i).0);
-        let (lo_y, hi_y) = inside_range(n, y0 <= yn, h, |i| at(i).1);
-        let (lo, end) = (lo_x.max(lo_y), hi_x.min(hi_y));
+        let inside = |x: f64, y: f64| (0.0..=w).contains(&x) && (0.0..=h).contains(&y);
+        // Both ends on the canvas: so is every sample between them (monotone coordinates).
+        let (lo, end) = if inside(x0, y0) && inside(xn, yn) {
+            (0.0, n)
+        } else {
+            let (lo_x, hi_x) = inside_range(n, x0 <= xn, w, |i| at(i).0);
+            let (lo_y, hi_y) = inside_range(n, y0 <= yn, h, |i| at(i).1);
+            (lo_x.max(lo_y), hi_x.min(hi_y))
+        };
         if lo >= end {
             return;
         }
@@ -296,6 +302,16 @@ impl Ctx<'_> {
             let (x, y) = at(i);
             cell_of(x, y, w, h)
         };
+        // Few samples (a circle's rays): visit each, cheaper than galloping.
+        if end - lo <= 64.0 {
+            let mut i = lo;
+            while i < end {
+                let c = cell_at(i);
+                grid.mark(c.0, c.1);
+                i += 1.0;
+            }
+            return;
+        }
         let mut i = lo;
         let mut c = cell_at(i);
         grid.mark(c.0, c.1);

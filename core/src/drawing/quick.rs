@@ -1,0 +1,312 @@
+//! Direct reading of the common shape of a model's action list, without building the general
+//! JSON tree of [`super::pyjson`]: `[{"action": "moveTo", "x": 120, "y": 80}, ...]` with flat
+//! objects whose values are strings without escapes, numbers, `true`, `false` or `null`. It
+//! gives exactly what [`super::pyjson::parse_bytes`] followed by
+//! [`super::actions::Actions::from_value`] gives, and declines (returns `false`) on anything
+//! else: escapes and control characters in strings, `NaN`/`Infinity`, ints beyond `i64`,
+//! nested values, a repeated `action`/`x`/`y` key, a byte-order mark, a syntax error, too many
+//! actions. The caller then takes the general path, which produces the exact value or error.
+
+use alloc::string::String;
+
+use super::actions::{Action, Actions, Coord, Kind, MAX_ACTIONS};
+use super::pyjson::PyValue;
+
+/// A scalar value read by the fast path.
+enum Scalar<'a> {
+    Str(&'a str),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Null,
+}
+
+struct Reader<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    i: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        if self.peek() == Some(b) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A string without escapes or control characters, after its opening quote.
+    fn string(&mut self) -> Option<&'a str> {
+        let start = self.i;
+        loop {
+            match self.peek()? {
+                b'"' => {
+                    let s = self.text.get(start..self.i)?;
+                    self.i += 1;
+                    return Some(s);
+                }
+                b'\\' | 0..=0x1f => return None,
+                _ => self.i += 1,
+            }
+        }
+    }
+
+    fn digits(&mut self) {
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.i += 1;
+        }
+    }
+
+    /// A number as Python's `json` scans it (the same grammar as the general reader).
+    fn number(&mut self) -> Option<Scalar<'a>> {
+        let start = self.i;
+        self.eat(b'-');
+        match self.peek()? {
+            b'0' => self.i += 1,
+            b'1'..=b'9' => self.digits(),
+            _ => return None,
+        }
+        let mut float = false;
+        if self.peek() == Some(b'.') && matches!(self.s.get(self.i + 1), Some(b'0'..=b'9')) {
+            self.i += 1;
+            self.digits();
+            float = true;
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            let mut j = self.i + 1;
+            if matches!(self.s.get(j), Some(b'+' | b'-')) {
+                j += 1;
+            }
+            if matches!(self.s.get(j), Some(b'0'..=b'9')) {
+                self.i = j;
+                self.digits();
+                float = true;
+            }
+        }
+        let lit = self.text.get(start..self.i)?;
+        if float {
+            return lit.parse::<f64>().ok().map(Scalar::Float);
+        }
+        // An int beyond i64 is a BigInt in the general reader: decline.
+        lit.parse::<i64>().ok().map(Scalar::Int)
+    }
+
+    fn literal(&mut self, word: &[u8]) -> bool {
+        if self.s.get(self.i..self.i + word.len()) == Some(word) {
+            self.i += word.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn scalar(&mut self) -> Option<Scalar<'a>> {
+        match self.peek()? {
+            b'"' => {
+                self.i += 1;
+                self.string().map(Scalar::Str)
+            }
+            b'-' | b'0'..=b'9' => self.number(),
+            b't' if self.literal(b"true") => Some(Scalar::Bool(true)),
+            b'f' if self.literal(b"false") => Some(Scalar::Bool(false)),
+            b'n' if self.literal(b"null") => Some(Scalar::Null),
+            _ => None,
+        }
+    }
+}
+
+fn coord(out: &mut Actions, v: Scalar<'_>) -> Coord {
+    match v {
+        Scalar::Int(i) => Coord::Int(i),
+        Scalar::Float(f) => Coord::Float(f),
+        Scalar::Bool(b) => Coord::Bool(b),
+        Scalar::Str(s) => Coord::Raw(push(out, PyValue::Str(String::from(s)))),
+        Scalar::Null => Coord::Raw(push(out, PyValue::Null)),
+    }
+}
+
+fn push(out: &mut Actions, v: PyValue) -> u32 {
+    out.extras.push(v);
+    (out.extras.len() - 1) as u32
+}
+
+fn kind(out: &mut Actions, v: Scalar<'_>) -> Kind {
+    match v {
+        Scalar::Str("moveTo") => Kind::MoveTo,
+        Scalar::Str("click") => Kind::Click,
+        Scalar::Str("mouseDown") => Kind::MouseDown,
+        Scalar::Str("mouseUp") => Kind::MouseUp,
+        Scalar::Str(s) => Kind::Other(push(out, PyValue::Str(String::from(s)))),
+        Scalar::Int(i) => Kind::Other(push(out, PyValue::Int(i))),
+        Scalar::Float(f) => Kind::Other(push(out, PyValue::Float(f))),
+        Scalar::Bool(b) => Kind::Other(push(out, PyValue::Bool(b))),
+        Scalar::Null => Kind::Other(push(out, PyValue::Null)),
+    }
+}
+
+/// One object, after its `{`.
+fn object(r: &mut Reader<'_>, out: &mut Actions) -> Option<Action> {
+    let mut action = Action { kind: Kind::Missing, x: None, y: None };
+    let mut seen = 0u8;
+    r.ws();
+    if r.eat(b'}') {
+        return Some(action);
+    }
+    loop {
+        if !r.eat(b'"') {
+            return None;
+        }
+        let key = r.string()?;
+        r.ws();
+        if !r.eat(b':') {
+            return None;
+        }
+        r.ws();
+        let value = r.scalar()?;
+        let bit = match key {
+            "action" => 1,
+            "x" => 2,
+            "y" => 4,
+            _ => 0,
+        };
+        if seen & bit != 0 {
+            return None;
+        }
+        seen |= bit;
+        match bit {
+            1 => action.kind = kind(out, value),
+            2 => action.x = Some(coord(out, value)),
+            4 => action.y = Some(coord(out, value)),
+            _ => {}
+        }
+        r.ws();
+        if r.eat(b'}') {
+            return Some(action);
+        }
+        if !r.eat(b',') {
+            return None;
+        }
+        r.ws();
+    }
+}
+
+/// Reads `raw` into `out` (cleared first) if it has the common shape; `false` otherwise, with
+/// `out` in an unspecified state.
+pub(crate) fn read(raw: &[u8], out: &mut Actions) -> bool {
+    out.list.clear();
+    out.extras.clear();
+    let Ok(text) = core::str::from_utf8(raw) else { return false };
+    let mut r = Reader { s: raw, text, i: 0 };
+    r.ws();
+    if !r.eat(b'[') {
+        return false;
+    }
+    r.ws();
+    if !r.eat(b']') {
+        loop {
+            if !r.eat(b'{') {
+                return false;
+            }
+            let Some(action) = object(&mut r, out) else { return false };
+            if out.list.len() >= MAX_ACTIONS {
+                return false;
+            }
+            out.list.push(action);
+            r.ws();
+            if r.eat(b']') {
+                break;
+            }
+            if !r.eat(b',') {
+                return false;
+            }
+            r.ws();
+        }
+    }
+    r.ws();
+    r.i == raw.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+    use crate::drawing::actions::Actions;
+
+    /// Whenever the fast path accepts a text, it gives what the general reader gives
+    /// (compared as debug text, so that NaN equals NaN).
+    fn agrees(raw: &str) -> bool {
+        let general = alloc::format!("{:?}", Actions::parse_via_json(raw.as_bytes()));
+        let mut fast = Actions::default();
+        let taken = read(raw.as_bytes(), &mut fast);
+        if taken {
+            assert_eq!(alloc::format!("{:?}", Ok::<_, ()>(fast)), general, "{raw:?}");
+        }
+        assert_eq!(alloc::format!("{:?}", Actions::parse(raw.as_bytes())), general, "{raw:?}");
+        taken
+    }
+
+    #[test]
+    fn common_shapes_take_the_fast_path_and_agree() {
+        for raw in [
+            "[]",
+            " \\n[ ]\\t",
+            r#"[{"action": "moveTo", "x": 120, "y": 80}, {"action": "click"}]"#,
+            r#"[{"action":"mouseDown","x":-0,"y":1.5e2},{"action":"mouseUp","x":1.0,"y":-0.0}]"#,
+            r#"[{"x": 3, "action": "drag", "note": "ü", "y": null}, {}]"#,
+            r#"[{"action": 5, "x": true, "y": "12"}, {"action": null, "x": 1E400}]"#,
+            r#"[{"action": "click", "x": 9223372036854775807, "y": -9223372036854775808}]"#,
+            r#"[{"action": "moveTo", "x": 1, "y": 2, "x2": 3, "x2": "again"}]"#,
+        ] {
+            let raw = raw.replace("\\n", "\n").replace("\\t", "\t");
+            assert!(agrees(&raw), "{raw:?} should take the fast path");
+        }
+    }
+
+    #[test]
+    fn unusual_texts_fall_back_and_agree() {
+        for raw in [
+            "",
+            "{}",
+            "[1]",
+            "\u{feff}[]",
+            r#"[{"action": "mo\u0076eTo"}]"#,
+            r#"[{"action": "moveTo", "x": NaN}]"#,
+            r#"[{"action": "moveTo", "x": 92233720368547758070}]"#,
+            r#"[{"action": ["moveTo"]}]"#,
+            r#"[{"action": "click", "action": "moveTo"}]"#,
+            r#"[{"x": 1, "x": 2}]"#,
+            r#"[{"action": "click", "x": 1.}]"#,
+            r#"[{"action": "click", "x": 01}]"#,
+            r#"[{"action": "click"},]"#,
+            r#"[{"action": "click"}] x"#,
+            "[{\"action\": \"cl\nick\"}]",
+            r#"[{"action": "click", "x": {"v": 1}}]"#,
+            r#"[{"action": "click", "x": -}]"#,
+            r#"[{"action": "moveTo", "x": 1, "note": [1]}]"#,
+        ] {
+            assert!(!agrees(raw), "{raw:?} should fall back");
+        }
+    }
+
+    #[test]
+    fn every_prefix_of_a_sequence_agrees() {
+        let raw = r#" [ {"action": "moveTo", "x": 100, "y": 25.5}, {"action": "click", "note": false},
+            {"action": "mouseDown", "x": 300, "y": 200}, {"action": "mouseUp", "x": 4e2, "y": -1} ] "#;
+        for end in 0..=raw.len() {
+            if let Some(prefix) = raw.get(..end) {
+                agrees(prefix);
+            }
+        }
+    }
+}
