@@ -79,11 +79,12 @@ pub fn judge(raw: &[u8], criteria: &Criteria, ui: &UiConfig) -> Result<Verdict, 
     Evaluator::default().judge(raw, criteria, ui)
 }
 
-/// Reusable scratch space for judging many texts (a batch): the action buffer is kept
-/// between evaluations. Same verdicts as [`judge`].
+/// Reusable scratch space for judging many texts (a batch): the action buffer and the
+/// evaluator's [`reference::Scratch`] are kept between evaluations. Same verdicts as [`judge`].
 #[derive(Debug, Default)]
 pub struct Evaluator {
     actions: Actions,
+    scratch: reference::Scratch,
 }
 
 impl Evaluator {
@@ -100,7 +101,9 @@ impl Evaluator {
         ui: &UiConfig,
     ) -> Result<Verdict, ActionsError> {
         let (parse_error, outcome) = match self.actions.parse_into(raw) {
-            Ok(()) => (None, reference::evaluate(&self.actions, criteria, ui)),
+            Ok(()) => {
+                (None, reference::evaluate_with(&self.actions, criteria, ui, &mut self.scratch))
+            }
             Err(ActionsError::Json(e)) => (Some(e), Ok(Evaluation::not_a_list())),
             Err(ActionsError::NotAList(_)) => (None, Ok(Evaluation::not_a_list())),
             Err(ActionsError::Exception(e)) => (None, Err(e)),

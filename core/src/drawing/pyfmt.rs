@@ -193,7 +193,15 @@ pub fn round_python(x: f64, ndigits: usize) -> f64 {
 
 /// numpy's `round(x, ndigits)` on a `float64`: `rint(x * 10**n) / 10**n`.
 pub fn round_numpy(x: f64, ndigits: i32) -> f64 {
-    let scale = libm::pow(10.0, f64::from(ndigits));
+    // Powers of ten up to 10^22 are exact doubles (and what `pow` returns for them).
+    const EXACT: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    let scale = match usize::try_from(ndigits).ok().and_then(|n| EXACT.get(n)) {
+        Some(&s) => s,
+        None => libm::pow(10.0, f64::from(ndigits)),
+    };
     libm::rint(x * scale) / scale
 }
 
@@ -211,6 +219,21 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_powers_of_ten_are_what_pow_gives() {
+        for n in 0..=22 {
+            let table = round_numpy(1.0, n);
+            assert_eq!(
+                table,
+                libm::rint(libm::pow(10.0, f64::from(n))) / libm::pow(10.0, f64::from(n))
+            );
+            assert_eq!(
+                alloc::format!("{:e}", libm::pow(10.0, f64::from(n))),
+                alloc::format!("1e{n}")
+            );
+        }
+    }
 
     #[test]
     fn float_repr_matches_python() {

@@ -71,8 +71,7 @@ impl Ctx<'_> {
     fn cell(&self, grid: &mut Grid, cx: f64, cy: f64) {
         let (w, h) = (self.ui.width.v, self.ui.height.v);
         if (0.0..=w).contains(&cx) && (0.0..=h).contains(&cy) {
-            let (gx, gy) = cell_of(cx, cy, w, h);
-            grid.mark(gx, gy);
+            grid.mark(cell_of(cx, w), cell_of(cy, h));
         }
     }
 
@@ -104,11 +103,10 @@ impl Ctx<'_> {
     }
 
     /// `canvas_coverage_accurate`: the replayed 20×20 grid (returns the marked-cell count).
-    pub fn grid_coverage(&self) -> Result<u32, PyException> {
+    /// `trig` keeps the cos/sin of the 50 circle rays, computed at the first circle.
+    pub fn grid_coverage(&self, trig: &mut Option<[(f64, f64); 50]>) -> Result<u32, PyException> {
         let list = &self.a.list;
         let mut grid = Grid::default();
-        // cos/sin of the 50 circle rays, computed at the first circle.
-        let mut trig: Option<[(f64, f64); 50]> = None;
         let mut drawing = false;
         let mut tool: &str = "pen";
         let mut down: Option<(Coord, Coord)> = None;
@@ -145,7 +143,7 @@ impl Ctx<'_> {
                                 (Some(x), Some(y)) => (x, y),
                                 _ => last,
                             };
-                            self.shape(&mut grid, &mut trig, tool, start, end)?;
+                            self.shape(&mut grid, trig, tool, start, end)?;
                         }
                     }
                     drawing = false;
@@ -300,7 +298,7 @@ impl Ctx<'_> {
         }
         let cell_at = |i: f64| {
             let (x, y) = at(i);
-            cell_of(x, y, w, h)
+            (cell_of(x, w), cell_of(y, h))
         };
         // Few samples (a circle's rays): visit each, cheaper than galloping.
         if end - lo <= 64.0 {
@@ -350,11 +348,11 @@ impl Ctx<'_> {
     }
 }
 
-/// The grid cell of an on-canvas point: `min(int(x / w * 20), 19)` per axis.
-fn cell_of(x: f64, y: f64, w: f64, h: f64) -> (usize, usize) {
-    let g = GRID as f64;
-    // In range [0, 20]: the cast truncates like Python's int().
-    (((x / w * g) as usize).min(GRID - 1), ((y / h * g) as usize).min(GRID - 1))
+/// The grid cell of an on-canvas coordinate: `min(int(x / size * 20), 19)` (the cast
+/// truncates like Python's `int()` in the range it is used on).
+#[inline(always)]
+fn cell_of(x: f64, size: f64) -> usize {
+    ((x / size * GRID as f64) as usize).min(GRID - 1)
 }
 
 /// `floor` of a non-negative index (a cast below 2^53, where every integer is exact).
@@ -418,8 +416,7 @@ mod tests {
         let mut grid = Grid::default();
         let mut mark = |x: f64, y: f64| {
             if (0.0..=1000.0).contains(&x) && (0.0..=700.0).contains(&y) {
-                let (gx, gy) = cell_of(x, y, 1000.0, 700.0);
-                grid.mark(gx, gy);
+                grid.mark(cell_of(x, 1000.0), cell_of(y, 700.0));
             }
         };
         if tool == "line" {

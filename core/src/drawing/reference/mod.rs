@@ -119,6 +119,22 @@ pub fn evaluate(
     criteria: &Criteria,
     ui: &UiConfig,
 ) -> Result<Evaluation, PyException> {
+    evaluate_with(actions, criteria, ui, &mut Scratch::default())
+}
+
+/// What one evaluation computes that the next can reuse: the cos/sin of the circle rays.
+#[derive(Debug, Clone, Default)]
+pub struct Scratch {
+    rays: Option<[(f64, f64); 50]>,
+}
+
+/// [`evaluate`] with scratch space kept between calls (same result).
+pub fn evaluate_with(
+    actions: &Actions,
+    criteria: &Criteria,
+    ui: &UiConfig,
+    scratch: &mut Scratch,
+) -> Result<Evaluation, PyException> {
     let ctx = Ctx { a: actions, ui };
     let list = &actions.list;
     let mut errors = Vec::new();
@@ -134,7 +150,7 @@ pub fn evaluate(
         canvas_coverage: ctx.bbox_coverage()?,
         ..Metrics::default()
     };
-    let cells = ctx.grid_coverage()?;
+    let cells = ctx.grid_coverage(&mut scratch.rays)?;
     metrics.canvas_coverage_accurate = super::pyfmt::round_numpy(f64::from(cells) / 400.0, 4);
     metrics.exact_colors_used = ctx.exact_colors()?;
     if let Some(prompt) = criteria.prompt.as_deref() {
