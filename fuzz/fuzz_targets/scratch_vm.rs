@@ -2,8 +2,9 @@
 //! (motion, looks, data, control including clones and warp custom blocks, events, sensing,
 //! operators) with nested reporters, driven by arbitrary inputs under small frame, tick, warp,
 //! clone, list and string budgets. Never panics, never hangs, and is deterministic: the same
-//! project and inputs run twice give the same trace; its program image survives a postcard
-//! round trip.
+//! project and inputs run twice give the same trace, the second time with the fused forms off
+//! (`Config::fuse`: every block through the general path, a differential check of
+//! `vm::fast`); its program image survives a postcard round trip.
 #![no_main]
 
 use gobo::image::{decode, encode_payload, ProgramKind};
@@ -52,8 +53,9 @@ fn input(e: Event, sprites: usize) -> Input {
     }
 }
 
-fn config(seed: u32) -> Config {
+fn config(seed: u32, fuse: bool) -> Config {
     Config {
+        fuse,
         ticks_per_frame: 40,
         warp_checks: 500,
         seed,
@@ -64,9 +66,9 @@ fn config(seed: u32) -> Config {
     }
 }
 
-fn run(image: gobo::scratch::image::Image, case: &Case, frames: u64) -> Vec<String> {
+fn run(image: gobo::scratch::image::Image, case: &Case, frames: u64, fuse: bool) -> Vec<String> {
     let sprites = case.project.sprites.len().min(gen::MAX_SPRITES);
-    let mut vm = Vm::new(image, config(case.seed)).expect("a compiled image is valid");
+    let mut vm = Vm::new(image, config(case.seed, fuse)).expect("a compiled image is valid");
     let mut lines = Vec::new();
     let mut inputs = Vec::new();
     for f in 0..frames {
@@ -103,7 +105,7 @@ fuzz_target!(|case: Case| {
         decode(&bytes).and_then(|i| i.payload_as(ProgramKind::Scratch)).expect("image decodes");
     assert_eq!(back, image, "program image postcard round trip");
     let frames = u64::from(case.frames % 45) + 1;
-    let first = run(image, &case, frames);
-    let second = run(back, &case, frames);
-    assert_eq!(first, second, "two runs of the same project and inputs differ");
+    let first = run(image, &case, frames, true);
+    let second = run(back, &case, frames, false);
+    assert_eq!(first, second, "fused and general runs of the same project and inputs differ");
 });
