@@ -7,6 +7,7 @@ pub mod diff;
 pub mod image;
 pub mod pen;
 pub mod project;
+pub mod render;
 pub mod scenario;
 pub mod suite;
 pub mod trace;

@@ -10,6 +10,7 @@ mod diff_trace;
 mod draw;
 mod pack;
 mod project_input;
+mod render;
 mod run;
 mod test;
 mod xlogo;
@@ -39,6 +40,8 @@ enum Command {
     Draw(draw::DrawArgs),
     /// Run a Scratch project on the virtual clock and write its trace (docs/trace.md).
     Run(run::RunArgs),
+    /// Run a Scratch project and write PNGs of its stage at chosen frames (docs/stage.md).
+    Render(render::RenderArgs),
     /// Run scratch-vm's execute fixtures (SAY plan/pass/fail/end) on .sb3 files and folders.
     Conform(conform::ConformArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Command::Xlogo(args) => xlogo::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Run(args) => run::run(args),
+        Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
     }

@@ -5,6 +5,7 @@
 use crate::scratch::image::ops::PenOp;
 use crate::scratch::pen::color::{hsv_to_rgb, mix_rgb, rgb_to_hsv, to_rgb_color, Hsv, Rgb};
 use crate::scratch::pen::{PenLayer, PenState};
+use crate::scratch::render::{costume_skin, stamp, Drawable};
 use crate::scratch::value::cast::{to_number, to_str_value};
 use crate::scratch::vm::Vm;
 
@@ -79,8 +80,17 @@ impl Vm {
     }
 
     /// `penStamp`: draw the target's drawable into the pen layer.
-    fn pen_stamp(&mut self, _t: u32) {
-        self.pen_layer_mut();
+    fn pen_stamp(&mut self, t: u32) {
+        let img = self.img.clone();
+        let is_stage = t == self.stage;
+        let Some(i) = self.insts.get(t as usize) else { return };
+        let [w, _] = self.pen_size;
+        let scale = f64::from(w) / 480.0;
+        let d = costume_skin(&img, i).and_then(|s| Drawable::of_target(s, i, is_stage, scale));
+        let layer = self.pen_layer_mut();
+        if let Some(d) = d {
+            stamp(layer, &d);
+        }
     }
 
     fn pen_state(&mut self, t: u32) -> &mut PenState {

@@ -141,14 +141,18 @@ impl Vm {
                 let obj = self.arg(args, 0, t);
                 self.attribute_of(&obj, prop)
             }
-            Rop::TouchingObject | Rop::TouchingColor => {
+            Rop::TouchingObject => {
                 self.arg(args, 0, t);
                 Value::Bool(false)
             }
+            Rop::TouchingColor => {
+                let c = rgb_list(&self.arg(args, 0, t));
+                Value::Bool(self.touching_color(t, c, None))
+            }
             Rop::ColorTouchingColor => {
-                self.arg(args, 0, t);
-                self.arg(args, 1, t);
-                Value::Bool(false)
+                let mask = rgb_list(&self.arg(args, 0, t));
+                let c = rgb_list(&self.arg(args, 1, t));
+                Value::Bool(self.touching_color(t, c, Some(mask)))
             }
             Rop::DistanceTo => {
                 let m = self.arg(args, 0, t);
@@ -207,6 +211,12 @@ impl Vm {
             None => Value::Num(0.0),
         }
     }
+}
+
+/// `Cast.toRgbColorList`.
+fn rgb_list(v: &Value) -> [u8; 3] {
+    let c = crate::scratch::pen::color::to_rgb_color(v);
+    [c.r as u8, c.g as u8, c.b as u8]
 }
 
 /// `limitPrecision` of the motion reporters.

@@ -1,0 +1,227 @@
+//! A target as scratch-render draws it: its skin and MIP level, the model matrix of
+//! `Drawable._calculateTransform` (rounded position, rendered direction and scale by rotation
+//! style, rotation centre) with its inverse, the effect uniforms and the filtering mode; and
+//! texel sampling as the GPU does it (nearest or bilinear, clamped to the edge, premultiplied).
+
+use crate::scratch::image::{Skin, SkinBitmap};
+use crate::scratch::vm::target::{Instance, RotationStyle};
+
+use super::effects::{js_round, Effects, SHAPE};
+
+/// Index of the SVG MIP level `SVGSkin.getTexture` uses at `scale_max` percent (a power of two
+/// relative to the costume's own size), as a scale factor.
+pub fn mip_scale(scale_max: f64) -> f64 {
+    let requested = scale_max / 100.0;
+    let level = (libm::ceil(libm::log2(requested)) + 8.0).max(0.0);
+    if !level.is_finite() {
+        return 1.0;
+    }
+    libm::pow(2.0, level - 8.0)
+}
+
+/// The stored level of `skin` closest to scratch-render's choice for a drawable scale.
+pub fn pick_level(skin: &Skin, scale: [f64; 2]) -> Option<&SkinBitmap> {
+    if !skin.vector || skin.levels.len() == 1 {
+        return skin.levels.first();
+    }
+    let want = mip_scale(libm::fabs(scale[0]).max(libm::fabs(scale[1])));
+    skin.levels.iter().find(|l| l.scale >= want * 0.999).or(skin.levels.last())
+}
+
+/// The level whose pixels form the CPU silhouette: an `SVGSkin`'s silhouette is its largest
+/// MIP made so far, and `_touchingBounds` always makes the 1× one (`getTexture([100, 100])`),
+/// so this is the larger of the drawn level and 1× (the history of earlier, larger sizes is
+/// not kept).
+pub fn silhouette_level(skin: &Skin, scale: [f64; 2]) -> Option<&SkinBitmap> {
+    if !skin.vector || skin.levels.len() == 1 {
+        return skin.levels.first();
+    }
+    let want = mip_scale(libm::fabs(scale[0]).max(libm::fabs(scale[1]))).max(1.0);
+    skin.levels.iter().find(|l| l.scale >= want * 0.999).or(skin.levels.last())
+}
+
+/// A drawable ready to be sampled at stage points.
+#[derive(Clone, Copy, Debug)]
+pub struct Drawable<'a> {
+    /// The skin.
+    pub skin: &'a Skin,
+    /// The texture level drawn.
+    pub tex: &'a SkinBitmap,
+    /// The level of its CPU silhouette ([`silhouette_level`]).
+    pub sil: &'a SkinBitmap,
+    /// Inverse model matrix: local = inv · (point − translation).
+    inv: [f64; 4],
+    /// Translation of the inverse matrix.
+    inv_t: [f64; 2],
+    /// Effect uniforms.
+    pub effects: Effects,
+    /// Nearest-neighbour filtering (else bilinear).
+    pub nearest: bool,
+    /// Axis-aligned bounds in stage coordinates: left, right, bottom, top.
+    pub bounds: [f64; 4],
+}
+
+/// Direction and scale as `RenderedTarget._getRenderedDirectionAndScale` gives them.
+pub fn rendered_direction_scale(i: &Instance, is_stage: bool) -> (f64, [f64; 2]) {
+    if is_stage {
+        return (90.0, [100.0, 100.0]);
+    }
+    match i.rotation {
+        RotationStyle::AllAround => (i.direction, [i.size, i.size]),
+        RotationStyle::DontRotate => (90.0, [i.size, i.size]),
+        RotationStyle::LeftRight => {
+            let flip = if i.direction < 0.0 { -1.0 } else { 1.0 };
+            (90.0, [flip * i.size, i.size])
+        }
+    }
+}
+
+impl<'a> Drawable<'a> {
+    /// The drawable of a skin placed at `position` with `direction` and `scale` (percent);
+    /// `out_scale` is the output's pixels per stage unit (1 at 480×360), which picks the MIP
+    /// level as scratch-render does for its framebuffer.
+    pub fn new(
+        skin: &'a Skin,
+        position: [f64; 2],
+        direction: f64,
+        scale: [f64; 2],
+        effects: Effects,
+        out_scale: f64,
+    ) -> Option<Drawable<'a>> {
+        let tex = pick_level(skin, [scale[0] * out_scale, scale[1] * out_scale])?;
+        let sil = silhouette_level(skin, scale)?;
+        if tex.width == 0 || tex.height == 0 || sil.width == 0 || sil.height == 0 {
+            return None;
+        }
+        let rot = (270.0 - direction) * core::f64::consts::PI / 180.0;
+        let (c, s) = (libm::cos(rot), libm::sin(rot));
+        let [w, h] = skin.size;
+        let adj = [
+            (skin.rotation_center[0] - w / 2.0) * scale[0] / 100.0,
+            -((skin.rotation_center[1] - h / 2.0) * scale[1] / 100.0),
+        ];
+        let ss = [w * scale[0] / 100.0, h * scale[1] / 100.0];
+        let pos = [js_round(position[0]), js_round(position[1])];
+        // Columns of the 2×2 part: x axis (m0, m1), y axis (m4, m5).
+        let m = [ss[0] * c, ss[0] * s, ss[1] * -s, ss[1] * c];
+        let t = [c * adj[0] - s * adj[1] + pos[0], s * adj[0] + c * adj[1] + pos[1]];
+        // twgl keeps matrices in Float32Arrays: entries are rounded to f32.
+        let f = |v: f64| v as f32 as f64;
+        let m = [f(m[0]), f(m[1]), f(m[2]), f(m[3])];
+        let t = [f(t[0]), f(t[1])];
+        let det = m[0] * m[3] - m[2] * m[1];
+        if det == 0.0 || !det.is_finite() || !t[0].is_finite() || !t[1].is_finite() {
+            return None;
+        }
+        let inv = [f(m[3] / det), f(-m[1] / det), f(-m[2] / det), f(m[0] / det)];
+        let inv_t = [f(-(m[3] * t[0] - m[2] * t[1]) / det), f(-(-m[1] * t[0] + m[0] * t[1]) / det)];
+        let mut bounds = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY];
+        for (ax, ay) in [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)] {
+            let x = m[0] * ax + m[2] * ay + t[0];
+            let y = m[1] * ax + m[3] * ay + t[1];
+            bounds = [bounds[0].min(x), bounds[1].max(x), bounds[2].min(y), bounds[3].max(y)];
+        }
+        let near100 =
+            |v: f64| libm::fabs(v * out_scale) > 99.0 && libm::fabs(v * out_scale) < 101.0;
+        let nearest = !skin.vector
+            || (effects.bits & SHAPE == 0
+                && direction % 90.0 == 0.0
+                && near100(scale[0])
+                && near100(scale[1]));
+        Some(Drawable { skin, tex, sil, inv, inv_t, effects, nearest, bounds })
+    }
+
+    /// A target's drawable (`None` without a skin for its costume).
+    pub fn of_target(
+        skin: &'a Skin,
+        i: &Instance,
+        is_stage: bool,
+        out_scale: f64,
+    ) -> Option<Drawable<'a>> {
+        let (dir, scale) = rendered_direction_scale(i, is_stage);
+        let pos = if is_stage { [0.0, 0.0] } else { [i.x, i.y] };
+        Drawable::new(skin, pos, dir, scale, Effects::from_values(&i.effects), out_scale)
+    }
+
+    /// Texture coordinates (u right, v down, 0..1 over the quad) of a stage point.
+    #[inline]
+    pub fn local(&self, x: f64, y: f64) -> (f64, f64) {
+        let lx = x * self.inv[0] + y * self.inv[2] + self.inv_t[0];
+        let ly = x * self.inv[1] + y * self.inv[3] + self.inv_t[1];
+        (0.5 - lx, ly + 0.5)
+    }
+
+    /// The premultiplied colour (0..1) this drawable's fragment has at stage point (`x`, `y`),
+    /// or `None` where its quad does not cover the point.
+    #[inline]
+    pub fn shade(&self, x: f64, y: f64) -> Option<[f32; 4]> {
+        if x < self.bounds[0] || x > self.bounds[1] || y < self.bounds[2] || y > self.bounds[3] {
+            return None;
+        }
+        let (u, v) = self.local(x, y);
+        if !(0.0..1.0).contains(&u) || !(0.0..1.0).contains(&v) {
+            return None;
+        }
+        let (u, v) = if self.effects.bits & SHAPE != 0 {
+            self.effects.transform_point(u, v, self.skin.size)
+        } else {
+            (u, v)
+        };
+        let (u, v) = (u as f32, v as f32);
+        let c = if self.nearest {
+            sample_nearest(self.tex, u, v)
+        } else {
+            sample_linear(self.tex, u, v)
+        };
+        Some(if self.effects.bits == 0 { c } else { self.effects.transform_color(c) })
+    }
+}
+
+/// Premultiplied texel (`x`, `y`) clamped to the edge, components 0..1.
+#[inline]
+fn texel(t: &SkinBitmap, x: i64, y: i64) -> [f32; 4] {
+    let x = x.clamp(0, i64::from(t.width) - 1) as usize;
+    let y = y.clamp(0, i64::from(t.height) - 1) as usize;
+    let i = (y * t.width as usize + x) * 4;
+    match t.rgba.get(i..i + 4) {
+        Some(p) => {
+            let a = u32::from(p[3]);
+            let pm = |c: u8| ((u32::from(c) * a + 127) / 255) as f32 / 255.0;
+            [pm(p[0]), pm(p[1]), pm(p[2]), a as f32 / 255.0]
+        }
+        None => [0.0; 4],
+    }
+}
+
+/// GL `NEAREST` sampling with `CLAMP_TO_EDGE`.
+pub fn sample_nearest(t: &SkinBitmap, u: f32, v: f32) -> [f32; 4] {
+    let x = libm::floorf(u * t.width as f32);
+    let y = libm::floorf(v * t.height as f32);
+    if !(x.is_finite() && y.is_finite()) {
+        return [0.0; 4];
+    }
+    texel(t, x as i64, y as i64)
+}
+
+/// GL `LINEAR` sampling with `CLAMP_TO_EDGE`.
+pub fn sample_linear(t: &SkinBitmap, u: f32, v: f32) -> [f32; 4] {
+    let x = u * t.width as f32 - 0.5;
+    let y = v * t.height as f32 - 0.5;
+    if !(x.is_finite() && y.is_finite()) {
+        return [0.0; 4];
+    }
+    let (x0, y0) = (libm::floorf(x), libm::floorf(y));
+    let (fx, fy) = (x - x0, y - y0);
+    let (x0, y0) = (x0 as i64, y0 as i64);
+    let a = texel(t, x0, y0);
+    let b = texel(t, x0 + 1, y0);
+    let c = texel(t, x0, y0 + 1);
+    let d = texel(t, x0 + 1, y0 + 1);
+    let mut out = [0.0; 4];
+    for k in 0..4 {
+        let top = a[k] + (b[k] - a[k]) * fx;
+        let bottom = c[k] + (d[k] - c[k]) * fx;
+        out[k] = top + (bottom - top) * fy;
+    }
+    out
+}
