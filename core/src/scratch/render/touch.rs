@@ -146,8 +146,8 @@ fn transform_color(e: &Effects, c: &mut [u8; 4], with_ghost: bool) {
     }
     if e.bits & (COLOR | BRIGHTNESS) != 0 {
         let alpha = f64::from(c[3]) / 255.0;
-        for k in 0..3 {
-            c[k] = clamp8(f64::from(c[k]) / alpha);
+        for v in c.iter_mut().take(3) {
+            *v = clamp8(f64::from(*v) / alpha);
         }
         if e.bits & COLOR != 0 {
             let mut hsv = rgb_to_hsv(*c);
@@ -157,17 +157,17 @@ fn transform_color(e: &Effects, c: &mut [u8; 4], with_ghost: bool) {
             } else if hsv[1] < 0.09 {
                 hsv = [0.0, 0.09, hsv[2]];
             }
-            hsv[0] += e.color + 1.0;
+            hsv[0] = e.color + hsv[0] + 1.0;
             hsv_to_rgb(hsv, c);
         }
         if e.bits & BRIGHTNESS != 0 {
             let b = e.brightness * 255.0;
-            for k in 0..3 {
-                c[k] = clamp8(f64::from(c[k]) + b);
+            for v in c.iter_mut().take(3) {
+                *v = clamp8(f64::from(*v) + b);
             }
         }
-        for k in 0..3 {
-            c[k] = clamp8(f64::from(c[k]) * alpha);
+        for v in c.iter_mut().take(3) {
+            *v = clamp8(f64::from(*v) * alpha);
         }
     }
     if with_ghost && e.bits & GHOST != 0 {
