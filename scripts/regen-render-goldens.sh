@@ -28,4 +28,5 @@ placement 3 2
 effects 3 2
 pen 3 2
 touch_color 90 10,89
+touch_layers 80 79
 LIST

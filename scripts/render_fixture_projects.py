@@ -295,11 +295,41 @@ def touch_color():
     p.write()
 
 
+GREEN_BAR = svg(40, 100, '<rect width="40" height="100" fill="#00b000"/>')
+RED_SQ = svg(30, 30, '<rect width="30" height="30" fill="#ff0000"/>')
+
+
+def touch_layers():
+    """Occlusion and visibility: what touching colour samples, front to back."""
+    p = Project("touch_layers")
+    names = ["shielded", "ghosted", "hidden", "clone"]
+    p.stage([p.costume("walls", WALLS, "svg", 240, 180)],
+            variables={f"v{n}": [n, ""] for n in names})
+    blue = lambda: [p.costume("blue", BLUE, "svg", 10, 10)]
+    red = lambda: [p.costume("red", RED_SQ, "svg", 15, 15)]
+    p.sprite("M1", blue(), scripts=[mover(p, "shielded", None, -200, 100, 7, touching("#ff0000"))])
+    p.sprite("M2", blue(), scripts=[mover(p, "ghosted", None, -200, 0, 5, touching("#ff0000"))])
+    p.sprite("M3", blue(), scripts=[mover(p, "hidden", None, -200, -60, 5, touching("#ff0000"))])
+    p.sprite("M4", blue(), scripts=[mover(p, "clone", None, -200, -100, 4, touching("#ff0000"))])
+    # In front of the wall where M1 passes: the wall is hidden behind green.
+    p.sprite("Shield", [p.costume("bar", GREEN_BAR, "svg", 20, 50)], x=152, y=100)
+    p.sprite("GhostRed", red(), x=0, y=0, scripts=[[
+        FLAG, ("looks_seteffectto", {"VALUE": 50}, {"EFFECT": "GHOST"})]])
+    p.sprite("HiddenRed", red(), x=-50, y=-60, visible=False)
+    p.sprite("Cloner", red(), x=-60, y=-140, visible=False, scripts=[
+        [FLAG, ("control_create_clone_of", {"CLONE_OPTION": ("menu", "control_create_clone_of_menu",
+                                                             "CLONE_OPTION", "_myself_")})],
+        [("control_start_as_clone",), ("motion_gotoxy", {"X": -60, "Y": -100}),
+         ("looks_show",)]])
+    p.write()
+
+
 def main():
     placement()
     effects()
     pen()
     touch_color()
+    touch_layers()
 
 
 if __name__ == "__main__":

@@ -122,7 +122,7 @@ macro_rules! fixtures {
     )*};
 }
 
-fixtures!(placement, effects, pen, touch_color);
+fixtures!(placement, effects, pen, touch_color, touch_layers);
 
 /// `gobo run`'s frame lines equal refvm-browser's (`ref.jsonl`): touching colour becomes true
 /// on the same frame, and pen drawing requests redraws where the reference does.
@@ -162,5 +162,6 @@ traces!(
     placement_trace: "placement",
     effects_trace: "effects",
     pen_trace: "pen",
-    touch_color_trace: "touch_color"
+    touch_color_trace: "touch_color",
+    touch_layers_trace: "touch_layers"
 );
