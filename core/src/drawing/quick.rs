@@ -50,17 +50,13 @@ impl<'a> Reader<'a> {
     /// A string without escapes or control characters, after its opening quote.
     fn string(&mut self) -> Option<&'a str> {
         let start = self.i;
-        loop {
-            match self.peek()? {
-                b'"' => {
-                    let s = self.text.get(start..self.i)?;
-                    self.i += 1;
-                    return Some(s);
-                }
-                b'\\' | 0..=0x1f => return None,
-                _ => self.i += 1,
-            }
+        let len = self.s.get(start..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let end = start + len;
+        if self.s.get(end) != Some(&b'"') {
+            return None;
         }
+        self.i = end + 1;
+        self.text.get(start..end)
     }
 
     fn digits(&mut self) {
@@ -72,10 +68,24 @@ impl<'a> Reader<'a> {
     /// A number as Python's `json` scans it (the same grammar as the general reader).
     fn number(&mut self) -> Option<Scalar<'a>> {
         let start = self.i;
-        self.eat(b'-');
+        let negative = self.eat(b'-');
+        // The int part's value, accumulated while scanning (None past i64: a BigInt).
+        let mut value: Option<i64> = Some(0);
         match self.peek()? {
             b'0' => self.i += 1,
-            b'1'..=b'9' => self.digits(),
+            b'1'..=b'9' => {
+                while let Some(d @ b'0'..=b'9') = self.peek() {
+                    let d = i64::from(d - b'0');
+                    value = value.and_then(|v| v.checked_mul(10)).and_then(|v| {
+                        if negative {
+                            v.checked_sub(d)
+                        } else {
+                            v.checked_add(d)
+                        }
+                    });
+                    self.i += 1;
+                }
+            }
             _ => return None,
         }
         let mut float = false;
@@ -95,12 +105,12 @@ impl<'a> Reader<'a> {
                 float = true;
             }
         }
-        let lit = self.text.get(start..self.i)?;
         if float {
+            let lit = self.text.get(start..self.i)?;
             return lit.parse::<f64>().ok().map(Scalar::Float);
         }
         // An int beyond i64 is a BigInt in the general reader: decline.
-        lit.parse::<i64>().ok().map(Scalar::Int)
+        value.map(Scalar::Int)
     }
 
     fn literal(&mut self, word: &[u8]) -> bool {

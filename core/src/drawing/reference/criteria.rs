@@ -1,7 +1,6 @@
 //! `criteria_met`, the penalty score with its two rounding paths, `error_classification`, and
 //! the unscored spatial-accuracy and action-efficiency metrics of `drawingbench-1.0`.
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -57,6 +56,36 @@ pub enum SpatialError {
     },
 }
 
+/// `f"tool_{tool}{suffix}"`, without the formatting machinery.
+fn tool_key(tool: &str, suffix: &str) -> String {
+    let mut k = String::with_capacity(5 + tool.len() + suffix.len());
+    k.push_str("tool_");
+    k.push_str(tool);
+    k.push_str(suffix);
+    k
+}
+
+/// Whether `met` has `f"tool_{name}_actually_used"` where `name` is
+/// `key.replace("tool_", "").replace("_used", "")`. When `key` is `tool_` + a middle part +
+/// `_used` and no other `tool_` or `_used` can be found (none in the middle part, and the middle
+/// part does not end in `tool`, which would make `tool_` with the suffix's `_`), `name` is that
+/// part and no string is built.
+fn has_actually_used(met: &[(String, CritValue)], key: &str) -> bool {
+    let plain = key
+        .strip_prefix("tool_")
+        .and_then(|k| k.strip_suffix("_used"))
+        .filter(|mid| !mid.contains("tool_") && !mid.ends_with("tool") && !mid.contains("_used"));
+    match plain {
+        Some(mid) => met.iter().any(|(k, _)| {
+            k.strip_prefix("tool_").and_then(|k| k.strip_suffix("_actually_used")) == Some(mid)
+        }),
+        None => {
+            let name = key.replace("tool_", "").replace("_used", "");
+            get(met, &tool_key(&name, "_actually_used")).is_some()
+        }
+    }
+}
+
 fn set(map: &mut Vec<(String, CritValue)>, key: String, value: CritValue) {
     match map.iter_mut().find(|(k, _)| *k == key) {
         Some(slot) => slot.1 = value,
@@ -81,10 +110,10 @@ pub(crate) fn criteria_met(
     if let Some(tools) = &c.required_tools {
         for tool in tools {
             let used = ctx.tool_used(tool)?;
-            set(&mut out, format!("tool_{tool}_used"), CritValue::Bool(used));
+            set(&mut out, tool_key(tool, "_used"), CritValue::Bool(used));
             let (selected, actually) = ctx.tool_actually_used(tool)?;
-            set(&mut out, format!("tool_{tool}_selected"), CritValue::Bool(selected));
-            set(&mut out, format!("tool_{tool}_actually_used"), CritValue::Bool(actually));
+            set(&mut out, tool_key(tool, "_selected"), CritValue::Bool(selected));
+            set(&mut out, tool_key(tool, "_actually_used"), CritValue::Bool(actually));
         }
     }
     if let Some(min) = c.min_segments {
@@ -135,11 +164,12 @@ pub(crate) fn score(e: &Evaluation) -> f64 {
             if !value.truthy() {
                 tool_penalties += 0.15;
             }
-        } else if key.starts_with("tool_") && key.ends_with("_used") {
-            let name = key.replace("tool_", "").replace("_used", "");
-            if get(met, &format!("tool_{name}_actually_used")).is_none() && !value.truthy() {
-                tool_penalties += 0.15;
-            }
+        } else if key.starts_with("tool_")
+            && key.ends_with("_used")
+            && !has_actually_used(met, key)
+            && !value.truthy()
+        {
+            tool_penalties += 0.15;
         }
     }
     s -= tool_penalties;
@@ -344,4 +374,34 @@ pub(crate) fn spatial_accuracy(ctx: &Ctx<'_>, region: &str) -> Result<f64, PyExc
     let max_distance = libm::pow(w * w + h * h, 0.5);
     let acc = 1.0 - distance / max_distance;
     Ok(if acc > 0.0 { acc } else { 0.0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actually_used_lookup_follows_the_python_replace() {
+        let met = |keys: &[&str]| -> Vec<(String, CritValue)> {
+            keys.iter().map(|k| (String::from(*k), CritValue::Bool(true))).collect()
+        };
+        let slow = |m: &[(String, CritValue)], key: &str| {
+            let name = key.replace("tool_", "").replace("_used", "");
+            get(m, &alloc::format!("tool_{name}_actually_used")).is_some()
+        };
+        let cases: &[(&[&str], &str)] = &[
+            (&["tool_pen_actually_used"], "tool_pen_used"),
+            (&["tool_line_actually_used"], "tool_pen_used"),
+            (&["tool_x_actually_used"], "tool_x_tool_used"),
+            (&["tool_x_tool_actually_used"], "tool_x_tool_used"),
+            (&["tool_ab_actually_used"], "tool_a_usedb_used"),
+            (&["tool_a_usedb_actually_used"], "tool_a_usedb_used"),
+            (&["tool__actually_used"], "tool__used"),
+            (&["tool_pen_actually_used"], "tool_pen_selected"),
+        ];
+        for (keys, key) in cases {
+            let m = met(keys);
+            assert_eq!(has_actually_used(&m, key), slow(&m, key), "{keys:?} {key}");
+        }
+    }
 }
