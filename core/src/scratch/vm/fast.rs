@@ -23,7 +23,7 @@ use crate::scratch::value::cast::to_bool;
 use crate::scratch::value::Value;
 use crate::scratch::vm::io::js_round;
 use crate::scratch::vm::thread::Ctx;
-use crate::scratch::vm::Vm;
+use crate::scratch::vm::{Active, Vm};
 
 /// How a statement can run (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,6 +289,16 @@ impl Vm {
         let mut checks = th.warp_timer.unwrap_or(0);
         let limit = self.cfg.warp_checks;
         let mut entered = false;
+        // The only thread of a pass (no monitors to run after it in the first pass): the
+        // passes that follow would run just this loop again, so they run here, counted in
+        // `ticks` exactly as `stepThreads` counts them, while it would keep going (budget of
+        // passes left, no redraw requested unless turbo).
+        let solo = !warp
+            && self.in_pass
+            && self.active == Active::Pass(0)
+            && self.orphans.is_none()
+            && self.threads.len() == 1
+            && img.monitors.is_empty();
         let exit = loop {
             // `execute` of the loop block.
             let enter = match st.op {
@@ -323,6 +333,11 @@ impl Vm {
             // Back at the loop frame: `stepThread`'s `isLoop` check, one warp-timer check per
             // iteration in warp mode (`Vm::warp_expired_check`), else the thread yields.
             if !warp {
+                if solo && self.ticks < self.cfg.ticks_per_frame && (self.cfg.turbo || !self.redraw)
+                {
+                    self.ticks += 1;
+                    continue;
+                }
                 break LoopExit::Yield;
             }
             checks = checks.saturating_add(1);
