@@ -10,14 +10,23 @@ use gobo::scratch::image::Image;
 use gobo::scratch::project::load;
 use gobo::scratch::value::Value;
 use gobo::scratch::vm::{Config, Input, Vm};
+use gobo_host::skins::{attach_skins, SkinOptions};
 
 use crate::suite::{Mode, Suite, Workload};
 
-/// Reads, loads and compiles a workload's project.
+/// Reads, loads and compiles a workload's project and attaches its costume skins (as
+/// `gobo run` does): with skins the VM fences and bounces sprites like scratch-vm with a
+/// renderer, which is how the references run (refvm's and the TurboWarp runner's stub
+/// renderers fence too).
 pub fn image(w: &Workload) -> Result<Image, String> {
-    let bytes = std::fs::read(&w.path).map_err(|e| format!("{}: {e}", w.path.display()))?;
-    let project = load(&bytes).map_err(|e| format!("{}: {e}", w.name))?;
-    compile(&project).map_err(|e| format!("{}: {e}", w.name))
+    let files = gobo_host::sb3::load_path(&w.path).map_err(|e| format!("{}: {e}", w.name))?;
+    let project = load(&files.project_json).map_err(|e| format!("{}: {e}", w.name))?;
+    let mut image = compile(&project).map_err(|e| format!("{}: {e}", w.name))?;
+    let warnings = attach_skins(&mut image, &project, &files, &SkinOptions::default());
+    if let Some(w0) = warnings.first() {
+        return Err(format!("{}: costume skins: {w0}", w.name));
+    }
+    Ok(image)
 }
 
 /// The VM configuration every implementation uses for the suite.
