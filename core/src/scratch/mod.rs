@@ -4,6 +4,7 @@ pub mod blocks;
 pub mod compile;
 pub mod conform;
 pub mod diff;
+pub mod geom;
 pub mod image;
 pub mod pen;
 pub mod project;

@@ -67,6 +67,10 @@ impl Vm {
         if shown || had_drawable {
             self.redraw = true;
         }
+        if shown && self.renders() {
+            // Positioning the bubble asks for the bounds (`getBoundsForBubble`).
+            self.visual_change(t);
+        }
     }
 
     pub(crate) fn set_costume(&mut self, t: u32, index: f64) {
@@ -80,6 +84,7 @@ impl Vm {
         inst.costume = if c.is_finite() && c >= 0.0 { c as u32 } else { 0 };
         if inst.visible {
             self.redraw = true;
+            self.visual_change(t);
         }
     }
 
@@ -152,11 +157,26 @@ impl Vm {
         if t == self.stage {
             return;
         }
-        // Clamping to the costume's size needs the costume geometry (next issue).
+        // With a renderer, clamp relative to the costume and the stage (`setSize`).
+        let size = match self.skin_index(t).filter(|_| self.renders()) {
+            Some(k) => {
+                let [w, h] = self.img.skins[k as usize].size;
+                let min = (5.0 / w).max(5.0 / h).min(1.0);
+                let max = (1.5 * 480.0 / w).min(1.5 * 360.0 / h);
+                let s = size / 100.0;
+                if s.is_nan() {
+                    s
+                } else {
+                    s.max(min).min(max) * 100.0
+                }
+            }
+            None => size,
+        };
         let inst = &mut self.insts[t as usize];
         inst.size = size;
         if inst.visible {
             self.redraw = true;
+            self.visual_change(t);
         }
     }
 

@@ -1,9 +1,11 @@
 //! Motion blocks (`motion_*`) as target state: position, direction, glides on the virtual
-//! clock, rotation style. Fencing to the stage and bouncing need costume geometry and come
-//! with the stage geometry (next issue); positions are set unfenced here.
+//! clock, rotation style, `if on edge, bounce`. With skins (a renderer) positions are fenced
+//! to the stage as scratch-render does (`crate::scratch::vm::drawable`); without, they are
+//! set unfenced and bouncing does nothing, as scratch-vm without a renderer.
 
 use crate::scratch::image::Sop;
 use crate::scratch::value::cast::{to_number, to_str_value};
+use crate::scratch::value::jsmath;
 use crate::scratch::value::Value;
 use crate::scratch::vm::io::js_round;
 use crate::scratch::vm::target::RotationStyle;
@@ -18,16 +20,56 @@ impl Vm {
         if t == self.stage {
             return;
         }
+        let (x, y) = if self.renders() { self.fenced_position(t, x, y) } else { (x, y) };
         let i = &mut self.insts[t as usize];
         let (old_x, old_y) = (i.x, i.y);
         i.x = x;
         i.y = y;
-        if i.visible {
+        let (visible, pen) = (i.visible, i.pen.is_some());
+        if visible {
             self.redraw = true;
+            self.visual_change(t);
         }
-        if i.pen.is_some() {
+        if pen {
             self.pen_moved(t, old_x, old_y);
         }
+    }
+
+    /// `ifOnEdgeBounce`: turn away from the nearest edge the bounds touch, then keep in fence.
+    fn bounce(&mut self, t: u32) {
+        let Some(b) = self.bounds(t) else { return };
+        let (hw, hh) = (240.0, 180.0);
+        let dists = [
+            (hw + b.left).max(0.0),
+            (hh - b.top).max(0.0),
+            (hw - b.right).max(0.0),
+            (hh + b.bottom).max(0.0),
+        ];
+        let (mut edge, mut min) = (4, f64::INFINITY);
+        for (k, d) in dists.iter().enumerate() {
+            if *d < min {
+                min = *d;
+                edge = k;
+            }
+        }
+        if min > 0.0 {
+            return;
+        }
+        let i = &self.insts[t as usize];
+        let r = (90.0 - i.direction) * core::f64::consts::PI / 180.0;
+        let (mut dx, mut dy) = (jsmath::cos(r), -jsmath::sin(r));
+        match edge {
+            0 => dx = libm::fabs(dx).max(0.2),
+            1 => dy = libm::fabs(dy).max(0.2),
+            2 => dx = 0.0 - libm::fabs(dx).max(0.2),
+            3 => dy = 0.0 - libm::fabs(dy).max(0.2),
+            _ => {}
+        }
+        let d = jsmath::atan2(dy, dx) * 180.0 / core::f64::consts::PI + 90.0;
+        self.set_direction(t, d);
+        let (x, y) = (self.insts[t as usize].x, self.insts[t as usize].y);
+        let (fx, fy) = self.keep_in_fence(t, x, y);
+        self.set_xy(t, fx, fy);
     }
 
     /// `RenderedTarget.setDirection`.
@@ -39,6 +81,7 @@ impl Vm {
         i.direction = wrap_clamp(d, -179.0, 180.0);
         if i.visible {
             self.redraw = true;
+            self.visual_change(t);
         }
     }
 
@@ -97,7 +140,7 @@ impl Vm {
             Sop::MoveSteps => {
                 let s = self.num_arg(args, 0, t);
                 let r = (core::f64::consts::PI * (90.0 - dir)) / 180.0;
-                self.set_xy(t, x + s * libm::cos(r), y + s * libm::sin(r));
+                self.set_xy(t, x + s * jsmath::cos(r), y + s * jsmath::sin(r));
             }
             Sop::TurnRight | Sop::TurnLeft => {
                 let d = self.num_arg(args, 0, t);
@@ -140,7 +183,7 @@ impl Vm {
                 if let Some((tx, ty)) = self.target_xy(&v) {
                     let dx = tx - x;
                     let dy = ty - y;
-                    let d = 90.0 - libm::atan2(dy, dx) * 180.0 / core::f64::consts::PI;
+                    let d = 90.0 - jsmath::atan2(dy, dx) * 180.0 / core::f64::consts::PI;
                     self.set_direction(t, d);
                 }
             }
@@ -160,7 +203,7 @@ impl Vm {
                 let ny = self.num_arg(args, 0, t);
                 self.set_xy(t, x, ny);
             }
-            Sop::IfOnEdgeBounce => {}
+            Sop::IfOnEdgeBounce if self.renders() => self.bounce(t),
             Sop::SetRotationStyle(s) => {
                 if let Some(r) = RotationStyle::parse(s) {
                     self.insts[t as usize].rotation = r;

@@ -142,8 +142,8 @@ impl Vm {
                 self.attribute_of(&obj, prop)
             }
             Rop::TouchingObject => {
-                self.arg(args, 0, t);
-                Value::Bool(false)
+                let v = self.arg(args, 0, t);
+                Value::Bool(self.touching_object(t, &v))
             }
             Rop::TouchingColor => {
                 let c = rgb_list(&self.arg(args, 0, t));

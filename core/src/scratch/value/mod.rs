@@ -7,6 +7,7 @@
 //! [`cast`]; this module only holds the representation.
 
 pub mod cast;
+pub mod jsmath;
 pub mod number;
 
 use alloc::rc::Rc;

@@ -85,6 +85,8 @@ pub struct Io {
     pub mouse_down: bool,
     /// Last mouse position in Scratch coordinates (as the harness tracks it).
     pub pos: (f64, f64),
+    /// Last mouse position in client (canvas) coordinates, as `getClientX/Y`.
+    pub client: (f64, f64),
     /// Current answer.
     pub answer: Rc<str>,
 }

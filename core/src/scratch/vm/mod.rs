@@ -9,6 +9,7 @@
 //! (reporters), [`observe`].
 //! Block semantics live in `crate::scratch::blocks`.
 
+pub mod drawable;
 pub mod eval;
 pub mod fast;
 pub mod io;
@@ -187,6 +188,11 @@ pub struct Vm {
     /// Sequence number of the most recent say/think-for-secs timeout (0: none).
     pub(crate) last_bubble_timeout: u64,
     pub(crate) timeout_seq: u64,
+    /// Silhouette MIP level reached by each costume, by sprite then costume (level index + 1;
+    /// 0: none yet). Only used when the image has skins.
+    pub(crate) sil: Vec<Vec<u8>>,
+    /// Reused list of instance ids for touching queries.
+    pub(crate) scratch_ids: Vec<u32>,
     /// A retired thread handed out if a block ever runs outside a thread.
     pub(crate) spare: Thread,
     /// Scratch buffer for building strings (`join`), reused so only results allocate.
@@ -276,6 +282,8 @@ impl Vm {
             last_bubble_timeout: 0,
             timeout_seq: 0,
             spare: Thread::new(0, 0, 0),
+            sil: img.targets.iter().map(|t| alloc::vec![0; t.costumes.len()]).collect(),
+            scratch_ids: Vec::new(),
             text_buf: String::new(),
             shapes,
             quicks,
@@ -312,6 +320,7 @@ impl Vm {
                 bubble: None,
                 pen: None,
                 edge: alloc::vec![None; n_scripts],
+                draw: drawable::DrawCache::default(),
             });
             vm.targets.push(i as u32);
         }

@@ -77,6 +77,7 @@ impl Vm {
         }
         self.fire_timeouts();
         self.step();
+        self.draw_frame();
         self.frame += 1;
     }
 
@@ -193,6 +194,7 @@ impl Vm {
         let nz = |v: f64| if v == 0.0 || v.is_nan() { f64::MIN_POSITIVE * f64::EPSILON } else { v };
         let cx = nz(self.io.pos.0 + 240.0);
         let cy = nz(180.0 - self.io.pos.1);
+        self.io.client = (cx, cy);
         self.io.mouse_x = Value::Num(mouse_scratch(cx, 480.0, 480.0, -240.0, 240.0));
         self.io.mouse_y = Value::Num(mouse_scratch(cy, -360.0, 360.0, -180.0, 180.0));
         if let Some(d) = down {
@@ -204,8 +206,8 @@ impl Vm {
             if !(cx > 0.0 && cx < 480.0 && cy > 0.0 && cy < 360.0) {
                 return;
             }
-            // Picking needs geometry (next issue): without it every click hits the stage.
-            let target = self.stage;
+            // Without skins (no renderer) every click hits the stage.
+            let target = if self.renders() { self.pick(cx, cy) } else { self.stage };
             let draggable = self.insts[target as usize].draggable;
             if (draggable && !d) || (!draggable && d) {
                 self.activate_click_hats(target);
@@ -438,7 +440,16 @@ impl Vm {
                     _ => false,
                 }
             }
-            // Touching needs geometry (next issue): never true yet.
+            Sop::HatTouching => {
+                let a = img.args.get(img.stmts[top as usize].args as usize).copied();
+                match a {
+                    Some(a) => {
+                        let v = self.eval(a, t);
+                        self.touching_object(t, &v)
+                    }
+                    None => false,
+                }
+            }
             _ => false,
         };
         let script = img.targets[self.insts[t as usize].sprite as usize]

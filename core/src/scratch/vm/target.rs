@@ -92,4 +92,6 @@ pub struct Instance {
     pub pen: Option<crate::scratch::pen::PenState>,
     /// Previous values of edge-activated hats, by script index.
     pub edge: Vec<Option<bool>>,
+    /// Cached renderer state (transform, hull, bounds) when the image has skins.
+    pub draw: super::drawable::DrawCache,
 }

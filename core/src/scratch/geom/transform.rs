@@ -1,0 +1,129 @@
+//! The drawable transform of scratch-render's `Drawable._calculateTransform`, its inverse
+//! (`twgl.m4.inverse` specialised to a 2-D affine matrix, same operations in the same order),
+//! the model-matrix box (`getAABB`), hull points in stage space and stage points in skin space
+//! (`getLocalPosition`). Every value scratch-render keeps in a `Float32Array` is rounded to
+//! `f32` where it is stored; the arithmetic between stores is `f64`, as in JavaScript.
+
+use super::{f32r, Rect};
+use crate::scratch::value::jsmath;
+
+/// The inputs of a drawable's transform, as scratch-render stores them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// `_position`: the target's x and y rounded (`Math.round`), as `f32`.
+    pub position: [f64; 2],
+    /// `_direction`: the rendered direction (90 unless rotating all around).
+    pub direction: f64,
+    /// `_scale`: the rendered scale in percent (x negated when flipped), as `f32`.
+    pub scale: [f64; 2],
+}
+
+impl Pose {
+    /// The pose of a target at `x`, `y` with a rendered direction and scale.
+    pub fn new(x: f64, y: f64, direction: f64, scale: [f64; 2]) -> Pose {
+        Pose {
+            position: [f32r(js_round(x)), f32r(js_round(y))],
+            direction,
+            scale: [f32r(scale[0]), f32r(scale[1])],
+        }
+    }
+}
+
+/// JavaScript's `Math.round`.
+pub fn js_round(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let f = libm::floor(x);
+    if x - f >= 0.5 {
+        f + 1.0
+    } else {
+        f
+    }
+}
+
+/// A drawable's model matrix (`m0 m1 m4 m5 m12 m13` of the 4×4 matrix) and its inverse.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    /// Model matrix entries 0, 1, 4, 5, 12, 13.
+    pub m: [f64; 6],
+    /// Inverse matrix entries 0, 1, 4, 5, 12, 13.
+    pub inv: [f64; 6],
+}
+
+impl Transform {
+    /// The transform of a pose over a skin of `size` with `rotation_center` (stage units).
+    pub fn new(pose: &Pose, size: [f64; 2], rotation_center: [f64; 2]) -> Transform {
+        let rotation = (270.0 - pose.direction) * core::f64::consts::PI / 180.0;
+        let (c, s) = (jsmath::cos(rotation), jsmath::sin(rotation));
+        let (r0, r1, r4, r5) = (f32r(c), f32r(s), f32r(-s), f32r(c));
+        let center = [f32r(rotation_center[0]), f32r(rotation_center[1])];
+        let [sc0, sc1] = pose.scale;
+        let a0 = f32r((center[0] - (size[0] / 2.0)) * sc0 / 100.0);
+        // `* -1` in scratch-render; negation is the same value.
+        let a1 = f32r(-((center[1] - (size[1] / 2.0)) * sc1 / 100.0));
+        let ss0 = f32r(size[0] * sc0 / 100.0);
+        let ss1 = f32r(size[1] * sc1 / 100.0);
+        let [p0, p1] = pose.position;
+        let m = [
+            f32r(ss0 * r0),
+            f32r(ss0 * r1),
+            f32r(ss1 * r4),
+            f32r(ss1 * r5),
+            f32r((r0 * a0) + (r4 * a1) + p0),
+            f32r((r1 * a0) + (r5 * a1) + p1),
+        ];
+        Transform { m, inv: inverse(&m) }
+    }
+
+    /// The box of the transformed skin rectangle (`Rectangle.initFromModelMatrix`).
+    pub fn aabb(&self) -> Rect {
+        let [m0, m1, m4, m5, m12, m13] = self.m;
+        let x = libm::fabs(0.5 * m0) + libm::fabs(0.5 * m4);
+        let y = libm::fabs(0.5 * m1) + libm::fabs(0.5 * m5);
+        Rect { left: -x + m12, right: x + m12, top: y + m13, bottom: -y + m13 }
+    }
+
+    /// A convex-hull point (skin pixel grid, +y down) in stage space
+    /// (`_getTransformedHullPoints`).
+    pub fn hull_point(&self, point: [f64; 2], size: [f64; 2]) -> [f64; 2] {
+        let half_x = 1.0 / size[0] / 2.0;
+        let half_y = 1.0 / size[1] / 2.0;
+        let v0 = f32r(0.5 + (-point[0] / size[0]) - half_x);
+        let v1 = f32r((point[1] / size[1]) - 0.5 + half_y);
+        let [m0, m1, m4, m5, m12, m13] = self.m;
+        [f32r((v0 * m0) + (v1 * m4) + m12), f32r((v0 * m1) + (v1 * m5) + m13)]
+    }
+
+    /// A stage point in skin texture space (0..1, +y down), as `getLocalPosition` without
+    /// graphic effects.
+    pub fn local(&self, p: [f64; 2]) -> [f64; 2] {
+        let [i0, i1, i4, i5, i12, i13] = self.inv;
+        let mut l0 = f32r(0.5 - ((p[0] * i0) + (p[1] * i4) + i12));
+        let mut l1 = f32r(((p[0] * i1) + (p[1] * i5) + i13) + 0.5);
+        if libm::fabs(l0) < 1e-6 {
+            l0 = 0.0;
+        }
+        if libm::fabs(l1) < 1e-6 {
+            l1 = 0.0;
+        }
+        [l0, l1]
+    }
+}
+
+/// `twgl.m4.inverse` of the affine model matrix (entries 2, 3, 6, 7, 8, 9, 11, 14 are 0 and
+/// 10, 15 are 1), keeping its operation order; stored as `f32`.
+fn inverse(m: &[f64; 6]) -> [f64; 6] {
+    let [m00, m01, m10, m11, m30, m31] = *m;
+    let t0 = m11;
+    let t1 = -m01;
+    let d = 1.0 / ((m00 * t0) + (m10 * t1));
+    [
+        f32r(d * t0),
+        f32r(d * t1),
+        f32r(d * -m10),
+        f32r(d * m00),
+        f32r(d * ((m10 * m31) - (m30 * m11))),
+        f32r(d * ((m30 * m01) - (m00 * m31))),
+    ]
+}

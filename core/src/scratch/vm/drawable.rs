@@ -1,0 +1,420 @@
+//! The renderer's side of each target when the image has skins (scratch-render attached):
+//! cached transform, convex hull and bounds per instance, the silhouette MIP level each
+//! costume has reached, and the queries scratch-vm makes of the renderer: fenced positions,
+//! bounds, touching sprites / edge / a point, and picking. Without skins none of this runs
+//! and targets behave as with no renderer. Pure geometry lives in `crate::scratch::geom`.
+
+use alloc::vec::Vec;
+
+use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest};
+use crate::scratch::geom::transform::Pose;
+use crate::scratch::geom::{Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
+use crate::scratch::image::{Skin, SkinBitmap};
+use crate::scratch::value::cast::to_str_value;
+use crate::scratch::value::Value;
+use crate::scratch::vm::target::RotationStyle;
+use crate::scratch::vm::Vm;
+
+/// Indices of the effects that change a drawable's shape (fisheye, whirl, pixelate, mosaic).
+const SHAPE_EFFECTS: [usize; 4] = [1, 2, 3, 4];
+/// Index of the ghost effect.
+const GHOST: usize = 6;
+
+/// Cached renderer state of one instance (recomputed when its inputs change).
+#[derive(Clone, Debug, Default)]
+pub struct DrawCache {
+    /// The pose and costume the transform was computed for.
+    xf_key: Option<(Pose, u32)>,
+    xf: Option<Transform>,
+    /// The costume and visibility the hull was computed for.
+    hull_key: Option<(u32, bool)>,
+    /// Hull points in skin units (+y down); empty: no hull (hidden or no opaque pixel).
+    hull: Vec<[f64; 2]>,
+    /// The transform key the hull bounds were computed for.
+    bounds_key: Option<(Pose, u32)>,
+    bounds: Option<Rect>,
+}
+
+/// Whether a skin samples nearest (`useNearest`) for a pose and effects.
+fn use_nearest(skin: &Skin, pose: &Pose, effects: &[f64; 7]) -> bool {
+    if !skin.vector {
+        return true;
+    }
+    if SHAPE_EFFECTS.iter().any(|&k| effects[k] != 0.0) {
+        return false;
+    }
+    if pose.direction % 90.0 != 0.0 {
+        return false;
+    }
+    let near = |s: f64| libm::fabs(s) > 99.0 && libm::fabs(s) < 101.0;
+    near(pose.scale[0]) && near(pose.scale[1])
+}
+
+impl Vm {
+    /// Whether a renderer is modelled (the image carries skins).
+    #[inline]
+    pub(crate) fn renders(&self) -> bool {
+        !self.img.skins.is_empty()
+    }
+
+    /// The skin index of an instance's current costume.
+    pub(crate) fn skin_index(&self, t: u32) -> Option<u32> {
+        let i = self.insts.get(t as usize)?;
+        let target = self.img.targets.get(i.sprite as usize)?;
+        (*target.costume_skins.get(i.costume as usize)?)
+            .filter(|&k| (k as usize) < self.img.skins.len())
+    }
+
+    /// The rendered pose (`_getRenderedDirectionAndScale`).
+    pub(crate) fn pose(&self, t: u32) -> Pose {
+        let i = &self.insts[t as usize];
+        let (direction, scale) = match i.rotation {
+            RotationStyle::AllAround => (i.direction, [i.size, i.size]),
+            RotationStyle::DontRotate => (90.0, [i.size, i.size]),
+            RotationStyle::LeftRight => {
+                let flip = if i.direction < 0.0 { -1.0 } else { 1.0 };
+                (90.0, [flip * i.size, i.size])
+            }
+        };
+        Pose::new(i.x, i.y, direction, scale)
+    }
+
+    /// The instance's transform (cached).
+    pub(crate) fn transform(&mut self, t: u32) -> Option<Transform> {
+        let skin = self.skin_index(t)?;
+        let key = (self.pose(t), skin);
+        let cache = &self.insts[t as usize].draw;
+        if cache.xf_key == Some(key) {
+            return cache.xf;
+        }
+        let s = &self.img.skins[skin as usize];
+        let xf = Transform::new(&key.0, s.size, s.rotation_center);
+        let cache = &mut self.insts[t as usize].draw;
+        cache.xf_key = Some(key);
+        cache.xf = Some(xf);
+        Some(xf)
+    }
+
+    /// Asks a costume's skin for the texture at `scale` (percent): an SVG skin rasterises
+    /// that MIP level and, when it is the largest so far, takes its silhouette from it.
+    pub(crate) fn request_mip(&mut self, t: u32, scale: [f64; 2]) {
+        let Some(skin) = self.skin_index(t) else { return };
+        let s = &self.img.skins[skin as usize];
+        let level = if s.vector {
+            let wanted = libm::fabs(scale[0]).max(libm::fabs(scale[1])) / 100.0;
+            let k = libm::ceil(libm::log2(wanted)).max(-8.0);
+            let mip = libm::exp2(k);
+            match s.levels.iter().rposition(|l| l.scale <= mip) {
+                Some(i) => i,
+                None => return,
+            }
+        } else {
+            0
+        };
+        let i = &self.insts[t as usize];
+        let (sprite, costume) = (i.sprite as usize, i.costume as usize);
+        if let Some(cur) = self.sil.get_mut(sprite).and_then(|v| v.get_mut(costume)) {
+            let want = (level + 1).min(usize::from(u8::MAX)) as u8;
+            if want > *cur {
+                *cur = want;
+            }
+        }
+    }
+
+    /// The silhouette bitmap of an instance's costume (the largest MIP requested so far).
+    fn silhouette(&self, t: u32) -> Option<(&Skin, &SkinBitmap)> {
+        let skin = &self.img.skins[self.skin_index(t)? as usize];
+        let i = &self.insts[t as usize];
+        let level = *self.sil.get(i.sprite as usize)?.get(i.costume as usize)?;
+        let bitmap = skin.levels.get(usize::from(level.checked_sub(1)?))?;
+        Some((skin, bitmap))
+    }
+
+    /// `updateCPURenderAttributes`: the transform and the silhouette level for the pose.
+    fn update_cpu(&mut self, t: u32) -> Option<Transform> {
+        let scale = self.pose(t).scale;
+        let xf = self.transform(t)?;
+        self.request_mip(t, scale);
+        Some(xf)
+    }
+
+    /// `drawable.isTouching(point)` after [`Vm::update_cpu`].
+    fn touches_point(&self, t: u32, xf: &Transform, p: [f64; 2]) -> bool {
+        let Some((skin, bitmap)) = self.silhouette(t) else { return false };
+        let local = xf.local(p);
+        let i = &self.insts[t as usize];
+        if use_nearest(skin, &self.pose(t), &i.effects) {
+            touching_nearest(bitmap, local)
+        } else {
+            touching_linear(bitmap, local)
+        }
+    }
+
+    /// Recomputes the hull when the costume or visibility changed since it was made.
+    fn ensure_hull(&mut self, t: u32) {
+        let Some(skin) = self.skin_index(t) else { return };
+        let i = &self.insts[t as usize];
+        let key = (i.costume, i.visible);
+        if i.draw.hull_key == Some(key) && !i.draw.hull.is_empty() {
+            return;
+        }
+        let mut points = core::mem::take(&mut self.insts[t as usize].draw.hull);
+        points.clear();
+        let s = &self.img.skins[skin as usize];
+        let size = s.size;
+        if self.insts[t as usize].visible && size[0] != 0.0 && size[1] != 0.0 {
+            self.update_cpu(t);
+            if let Some((_, bitmap)) = self.silhouette(t) {
+                hull(bitmap, size, &mut points);
+            }
+        }
+        let cache = &mut self.insts[t as usize].draw;
+        cache.hull = points;
+        cache.hull_key = Some(key);
+        cache.bounds_key = None;
+    }
+
+    /// The bounds of the transformed hull, or the model box when there is no hull.
+    fn hull_bounds(&mut self, t: u32) -> Option<Rect> {
+        let xf = self.transform(t)?;
+        let i = &self.insts[t as usize];
+        if i.draw.hull.is_empty() {
+            return Some(xf.aabb());
+        }
+        let key = i.draw.xf_key;
+        if i.draw.bounds_key.is_some() && i.draw.bounds_key == key {
+            return i.draw.bounds;
+        }
+        let size = self.img.skins[self.skin_index(t)? as usize].size;
+        let r = Rect::from_points(i.draw.hull.iter().map(|&p| xf.hull_point(p, size)));
+        let cache = &mut self.insts[t as usize].draw;
+        cache.bounds_key = key;
+        cache.bounds = Some(r);
+        Some(r)
+    }
+
+    /// `renderer.getBounds`: computes the hull if needed.
+    pub(crate) fn bounds(&mut self, t: u32) -> Option<Rect> {
+        self.ensure_hull(t);
+        self.hull_bounds(t)
+    }
+
+    /// `getFastBounds`: the hull's bounds when a current hull exists, else the model box.
+    fn fast_bounds(&mut self, t: u32) -> Option<Rect> {
+        let i = &self.insts[t as usize];
+        if i.draw.hull_key == Some((i.costume, i.visible)) && !i.draw.hull.is_empty() {
+            self.hull_bounds(t)
+        } else {
+            Some(self.transform(t)?.aabb())
+        }
+    }
+
+    /// `getFencedPositionOfDrawable`: where `x`, `y` ends up when kept on the stage.
+    pub(crate) fn fenced_position(&mut self, t: u32, x: f64, y: f64) -> (f64, f64) {
+        let Some(xf) = self.transform(t) else { return (x, y) };
+        let [p0, p1] = self.pose(t).position;
+        let (dx, dy) = (x - p0, y - p1);
+        let aabb = xf.aabb();
+        let inset = libm::floor(aabb.width().min(aabb.height()) / 2.0);
+        let (mut nx, mut ny) = (x, y);
+        let sx = STAGE_WIDTH / 2.0 - FENCE_WIDTH.min(inset);
+        if aabb.right + dx < -sx {
+            nx = libm::ceil(p0 - (sx + aabb.right));
+        } else if aabb.left + dx > sx {
+            nx = libm::floor(p0 + (sx - aabb.left));
+        }
+        let sy = STAGE_HEIGHT / 2.0 - FENCE_WIDTH.min(inset);
+        if aabb.top + dy < -sy {
+            ny = libm::ceil(p1 - (sy + aabb.top));
+        } else if aabb.bottom + dy > sy {
+            ny = libm::floor(p1 + (sy - aabb.bottom));
+        }
+        (nx, ny)
+    }
+
+    /// `RenderedTarget.keepInFence` against the stage.
+    pub(crate) fn keep_in_fence(&mut self, t: u32, x: f64, y: f64) -> (f64, f64) {
+        let Some(mut b) = self.bounds(t) else { return (x, y) };
+        let i = &self.insts[t as usize];
+        let (ox, oy) = (x - i.x, y - i.y);
+        b.left += ox;
+        b.right += ox;
+        b.top += oy;
+        b.bottom += oy;
+        let (hw, hh) = (STAGE_WIDTH / 2.0, STAGE_HEIGHT / 2.0);
+        let (mut dx, mut dy) = (0.0, 0.0);
+        if b.left < -hw {
+            dx += -hw - b.left;
+        }
+        if b.right > hw {
+            dx += hw - b.right;
+        }
+        if b.top > hh {
+            dy += hh - b.top;
+        }
+        if b.bottom < -hh {
+            dy += -hh - b.bottom;
+        }
+        (x + dx, y + dy)
+    }
+
+    /// `RenderedTarget.isTouchingEdge`.
+    pub(crate) fn touching_edge(&mut self, t: u32) -> bool {
+        let Some(b) = self.bounds(t) else { return false };
+        let (hw, hh) = (STAGE_WIDTH / 2.0, STAGE_HEIGHT / 2.0);
+        b.left < -hw || b.right > hw || b.top > hh || b.bottom < -hh
+    }
+
+    /// `renderer.drawableTouching` at a client point (a 1×1 touch).
+    pub(crate) fn touching_client_point(&mut self, t: u32, cx: f64, cy: f64) -> bool {
+        let Some(xf) = self.update_cpu(t) else { return false };
+        let p = [libm::floor(-STAGE_WIDTH / 2.0 + cx), libm::ceil(STAGE_HEIGHT / 2.0 - cy)];
+        self.touches_point(t, &xf, p)
+    }
+
+    /// `renderer.isTouchingDrawables(t, candidates)`: pixel-exact on the silhouettes.
+    pub(crate) fn touching_instances(&mut self, t: u32, candidates: &[u32]) -> bool {
+        // _touchingBounds: the querying skin is asked for its 1× texture first.
+        if self.skin_index(t).is_none() {
+            return false;
+        }
+        self.request_mip_at_100(t);
+        let Some(mut bounds) = self.fast_bounds(t) else { return false };
+        let (hw, hh) = (STAGE_WIDTH / 2.0, STAGE_HEIGHT / 2.0);
+        bounds.clamp(-hw, hw, -hh, hh);
+        bounds.snap_to_int();
+        if bounds.width() == 0.0 || bounds.height() == 0.0 {
+            return false;
+        }
+        let mut hits: Vec<(u32, Rect, Transform)> = Vec::new();
+        for &c in candidates.iter().rev() {
+            if c == t || !self.insts[c as usize].visible || self.skin_index(c).is_none() {
+                continue;
+            }
+            let Some(xf) = self.update_cpu(c) else { continue };
+            let Some(mut cb) = self.fast_bounds(c) else { continue };
+            cb.snap_to_int();
+            if bounds.intersects(&cb) {
+                hits.push((c, Rect::intersect(&bounds, &cb), xf));
+            }
+        }
+        if hits.is_empty() || !self.insts[t as usize].visible {
+            return false;
+        }
+        let mut area = hits[0].1;
+        for h in &hits[1..] {
+            area = Rect::union(&area, &h.1);
+        }
+        let Some(xf) = self.update_cpu(t) else { return false };
+        let mut x = area.left;
+        while x <= area.right {
+            let mut y = area.bottom;
+            while y <= area.top {
+                if self.touches_point(t, &xf, [x, y])
+                    && hits.iter().any(|(c, _, cxf)| self.touches_point(*c, cxf, [x, y]))
+                {
+                    return true;
+                }
+                y += 1.0;
+            }
+            x += 1.0;
+        }
+        false
+    }
+
+    fn request_mip_at_100(&mut self, t: u32) {
+        self.request_mip(t, [100.0, 100.0]);
+    }
+
+    /// `touching <sprite>?`: the sprite's original and clones (none are dragged here).
+    pub(crate) fn touching_sprite(&mut self, t: u32, name: &str) -> bool {
+        let Some(first) = self.sprite_by_name(name) else { return false };
+        let sprite = self.insts[first as usize].sprite;
+        let mut candidates = core::mem::take(&mut self.scratch_ids);
+        candidates.clear();
+        candidates.extend(self.exec.iter().copied().filter(|&c| {
+            let i = &self.insts[c as usize];
+            i.alive && i.sprite == sprite
+        }));
+        let hit = self.touching_instances(t, &candidates);
+        self.scratch_ids = candidates;
+        hit
+    }
+
+    /// `renderer.pick` at a client point: the topmost visible, not fully ghosted sprite whose
+    /// silhouette covers the point, else the stage.
+    pub(crate) fn pick(&mut self, cx: f64, cy: f64) -> u32 {
+        let p = [libm::floor(-STAGE_WIDTH / 2.0 + cx), libm::ceil(STAGE_HEIGHT / 2.0 - cy)];
+        let point = Rect { left: p[0], right: p[0], bottom: p[1], top: p[1] };
+        let mut hit = self.stage;
+        let mut candidates: Vec<(u32, Transform)> = Vec::new();
+        for k in 0..self.exec.len() {
+            let c = self.exec[k];
+            let i = &self.insts[c as usize];
+            if c == self.stage || !i.alive || !i.visible || 1.0 - i.effects[GHOST] / 100.0 == 0.0 {
+                continue;
+            }
+            let Some(b) = self.fast_bounds(c) else { continue };
+            if !point.intersects(&b) {
+                continue;
+            }
+            if let Some(xf) = self.update_cpu(c) {
+                candidates.push((c, xf));
+            }
+        }
+        for (c, xf) in candidates.iter().rev() {
+            if self.touches_point(*c, xf, p) {
+                hit = *c;
+                break;
+            }
+        }
+        hit
+    }
+
+    /// After a visible change (`EVENT_TARGET_VISUAL_CHANGE`): a target showing a speech
+    /// bubble has it repositioned, which asks for its bounds (and so computes its hull).
+    pub(crate) fn visual_change(&mut self, t: u32) {
+        if !self.renders() {
+            return;
+        }
+        let i = &self.insts[t as usize];
+        if i.visible && i.bubble.as_ref().is_some_and(|b| !b.text.is_empty()) {
+            self.ensure_hull(t);
+        }
+    }
+
+    /// `RenderedTarget.isTouchingObject`: `_mouse_`, `_edge_` or a sprite name.
+    pub(crate) fn touching_object(&mut self, t: u32, what: &Value) -> bool {
+        if !self.renders() || t == self.stage {
+            return false;
+        }
+        let name = to_str_value(what);
+        match &*name {
+            "_mouse_" => {
+                if matches!(self.io.mouse_x, Value::Undefined) {
+                    return false;
+                }
+                let (cx, cy) = self.io.client;
+                self.touching_client_point(t, cx, cy)
+            }
+            "_edge_" => self.touching_edge(t),
+            other => self.touching_sprite(t, other),
+        }
+    }
+
+    /// `renderer.draw()` at the end of a frame: every visible sprite asks for its texture at
+    /// its scale (which can raise an SVG costume's silhouette level).
+    pub(crate) fn draw_frame(&mut self) {
+        if !self.renders() {
+            return;
+        }
+        for k in 0..self.exec.len() {
+            let t = self.exec[k];
+            let i = &self.insts[t as usize];
+            if t != self.stage && i.alive && i.visible {
+                let scale = self.pose(t).scale;
+                self.request_mip(t, scale);
+            }
+        }
+    }
+}

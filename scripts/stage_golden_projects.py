@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Writes the stage-geometry goldens under hosts/host/tests/golden/stage/<name>/: project.json,
+scenario.json and the costume assets (small SVGs and one PNG written here, named by their md5
+as Scratch names assets). Blocks are built with the vocabulary of scratch_golden_projects.py.
+Run by scripts/regen-stage-goldens.sh, which then traces each project with the browser
+reference (../shared/refvm-browser: scratch-vm 5.0.300 + scratch-render 2.2.84).
+"""
+import hashlib
+import json
+import os
+import struct
+import sys
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scratch_golden_projects import (B, Menu, Project, Var, chg, flag, forever, if_, repeat, say,  # noqa: E402
+                                     setv, until, wait)
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hosts", "host", "tests", "golden", "stage")
+
+
+def svg(w, h, body, vb=None):
+    vb = vb or "0 0 %s %s" % (w, h)
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="%s">%s</svg>'
+            % (w, h, vb, body)).encode()
+
+
+def png(w, h, pixel):
+    """An RGBA PNG; pixel(x, y) gives (r, g, b, a)."""
+    raw = b"".join(b"\0" + b"".join(bytes(pixel(x, y)) for x in range(w)) for y in range(h))
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+ASSETS = {
+    "box": (svg(40, 20, '<rect width="40" height="20" fill="#d33"/>'), 20, 10),
+    "tri": (svg(60, 40, '<path d="M0 40 L30 0 L60 40 Z" fill="#3a3"/>'), 10, 30),
+    "ball": (svg(30, 30, '<circle cx="15" cy="15" r="15" fill="#33d"/>'), 15, 15),
+    "diamond": (svg(42, 42, '<path d="M21 0 L42 21 L21 42 L0 21 Z" fill="#c3c"/>'), 21, 21),
+    "big": (svg(120, 90, '<rect x="0" y="0" width="120" height="90" fill="#fa0"/>'), 60, 45),
+    "offset": (svg(50, 30, '<rect x="-10" y="5" width="50" height="20" fill="#0aa"/>', vb="-10 0 50 30"), 15, 15),
+    "backdrop": (svg(480, 360, '<rect width="480" height="360" fill="#fff"/>'), 240, 180),
+    # A 24 x 16 bitmap (12 x 8 stage units at resolution 2): an L shape, transparent elsewhere.
+    "ell": (png(24, 16, lambda x, y: (20, 120, 220, 255) if x < 8 or y >= 10 else (0, 0, 0, 0)), 6, 8),
+}
+
+
+def costume(name, key):
+    data, cx, cy = ASSETS[key]
+    ext = "png" if data.startswith(b"\x89PNG") else "svg"
+    md5 = hashlib.md5(data).hexdigest()
+    c = {"name": name, "assetId": md5, "md5ext": "%s.%s" % (md5, ext), "dataFormat": ext,
+         "rotationCenterX": cx, "rotationCenterY": cy}
+    c["bitmapResolution"] = 2 if ext == "png" else 1
+    return c
+
+
+def sprite(p, name, keys, **props):
+    return p.sprite(name, costumes=[costume(k, k) for k in keys], **props)
+
+
+def new_project():
+    p = Project()
+    p.stage.props["costumes"] = [costume("backdrop", "backdrop")]
+    return p
+
+
+def move(n): return B("motion_movesteps", {"STEPS": n})
+def turn(d): return B("motion_turnright", {"DEGREES": d})
+def goto(x, y): return B("motion_gotoxy", {"X": x, "Y": y})
+def setx(x): return B("motion_setx", {"X": x})
+def sety(y): return B("motion_sety", {"Y": y})
+def chx(d): return B("motion_changexby", {"DX": d})
+def chy(d): return B("motion_changeyby", {"DY": d})
+def glide(s, x, y): return B("motion_glidesecstoxy", {"SECS": s, "X": x, "Y": y})
+def point(d): return B("motion_pointindirection", {"DIRECTION": d})
+def bounce(): return B("motion_ifonedgebounce")
+def style(s): return B("motion_setrotationstyle", fields={"STYLE": s})
+def size(n): return B("looks_setsizeto", {"SIZE": n})
+def chsize(n): return B("looks_changesizeby", {"CHANGE": n})
+def front(): return B("looks_gotofrontback", fields={"FRONT_BACK": "front"})
+def back(): return B("looks_gotofrontback", fields={"FRONT_BACK": "back"})
+def layers(d, n): return B("looks_goforwardbackwardlayers", {"NUM": n}, {"FORWARD_BACKWARD": d})
+def clone(): return B("control_create_clone_of", {"CLONE_OPTION": Menu("control_create_clone_of_menu", "CLONE_OPTION", "_myself_")})
+def touching(what): return B("sensing_touchingobject", {"TOUCHINGOBJECTMENU": Menu("sensing_touchingobjectmenu", "TOUCHINGOBJECTMENU", what)})
+def when_touching(what): return B("event_whentouchingobject", {"TOUCHINGOBJECTMENU": Menu("event_touchingobjectmenu", "TOUCHINGOBJECTMENU", what)})
+def clicked(): return B("event_whenthisspriteclicked")
+def effect(e, v): return B("looks_seteffectto", {"VALUE": v}, {"EFFECT": e})
+def hide(): return B("looks_hide")
+def show(): return B("looks_show")
+
+
+def green(frames):
+    return {"frames": frames, "seed": 1, "events": [{"frame": 0, "action": "green_flag"}]}
+
+
+def motion_fence():
+    p = new_project()
+    m = sprite(p, "Mover", ["box"], x=-100, y=50, direction=70)
+    m.script(flag(), forever([move(23), turn(11)]))
+    j = sprite(p, "Jumper", ["tri"])
+    j.script(flag(), goto(1000, 1000), wait(0.1), setx(-1000), chy(-2000), wait(0.1),
+             glide(0.5, 400, -250), style("left-right"), point(-90), goto(500, 0), wait(0.1),
+             style("don't rotate"), point(45), goto(-500, 400), chx(-3), chy(7))
+    o = sprite(p, "Offset", ["offset"], x=200, y=-100, direction=-30)
+    o.script(flag(), repeat(20, [chx(17), chy(-9), turn(-23)]))
+    return p, green(40)
+
+
+def bounce_all():
+    p = new_project()
+    t = sprite(p, "Tri", ["tri"], x=0, y=0, direction=30)
+    t.script(flag(), forever([move(9), bounce()]))
+    f = sprite(p, "Flip", ["box"], x=50, y=-40, direction=-60, size=150, rotationStyle="left-right")
+    f.script(flag(), forever([move(12), bounce()]))
+    b = sprite(p, "Ell", ["ell"], x=-80, y=20, direction=135, size=300)
+    b.script(flag(), forever([move(8), bounce(), turn(3)]))
+    d = sprite(p, "Dia", ["diamond"], x=100, y=100, direction=10, size=80, rotationStyle="don't rotate")
+    d.script(flag(), forever([move(15), bounce()]))
+    return p, green(120)
+
+
+def size_layers():
+    p = new_project()
+    g = sprite(p, "Grow", ["box", "big"])
+    g.script(flag(), size(5000), wait(0.1), size(1), wait(0.1), chsize(33.3), wait(0.1), size(250),
+             B("looks_nextcostume"), size(5000), wait(0.1), size(-20))
+    a = sprite(p, "A", ["ball"], x=-50)
+    a.script(flag(), wait(0.1), front(), clone(), wait(0.1), clone(), layers("backward", 1))
+    b = sprite(p, "B", ["ball"], x=0)
+    b.script(flag(), wait(0.2), layers("backward", 1), wait(0.1), layers("forward", 3), back())
+    c = sprite(p, "C", ["ball"], x=50)
+    c.script(flag(), wait(0.3), layers("forward", 2), wait(0.1), back(), layers("forward", 1))
+    return p, green(30)
+
+
+def touching_all():
+    p = new_project()
+    p.stage.var("ballHit", -1)
+    p.stage.var("edgeHit", -1)
+    p.stage.var("ellHit", -1)
+    p.stage.var("mouse", 0)
+    p.stage.var("frame", 0)
+    p.stage.var("hatHits", 0)
+    p.stage.script(flag(), setv("frame", 0), forever([chg("frame", 1)]))
+    box = sprite(p, "Box", ["diamond"], x=60, y=0, direction=30, size=150)
+    box.script(flag(), forever([setv("mouse", touching("_mouse_"))]))
+    ball = sprite(p, "Ball", ["ball"], x=-200, y=10)
+    ball.script(flag(), until(touching("Box"), [chx(4)]), setv("ballHit", Var("frame")))
+    ball.script(when_touching("Box"), chg("hatHits", 1))
+    cl = sprite(p, "Climber", ["tri"], x=-150, y=-100, direction=20)
+    cl.script(flag(), until(touching("_edge_"), [chy(5)]), setv("edgeHit", Var("frame")))
+    ell = sprite(p, "Ell", ["ell"], x=200, y=-30, size=200, direction=-45)
+    ell.script(flag(), until(touching("Ball"), [chx(-3)]), setv("ellHit", Var("frame")))
+    sc = green(80)
+    sc["events"] += [{"frame": 5, "action": "mouse_move", "x": 0, "y": 100},
+                     {"frame": 10, "action": "mouse_move", "x": 60, "y": 0},
+                     {"frame": 15, "action": "mouse_move", "x": 80, "y": 30},
+                     {"frame": 20, "action": "mouse_move", "x": 200, "y": 150}]
+    return p, sc
+
+
+def clicks():
+    p = new_project()
+    for v in ("P", "Q", "G", "S"):
+        p.stage.var("clicks" + v, 0)
+    p.stage.script(B("event_whenstageclicked"), chg("clicksS", 1))
+    big = sprite(p, "P", ["big"], x=-40, y=0)
+    big.script(clicked(), chg("clicksP", 1))
+    q = sprite(p, "Q", ["ball"], x=20, y=30, size=200)
+    q.script(clicked(), chg("clicksQ", 1))
+    g = sprite(p, "G", ["box"], x=-60, y=-20)
+    g.script(flag(), effect("ghost", 100))
+    g.script(clicked(), chg("clicksG", 1))
+    h = sprite(p, "H", ["box"], x=150, y=-120, visible=False)
+    h.script(clicked(), chg("clicksS", 100))
+    sc = green(24)
+    f = 2
+    for (x, y) in [(30, 40), (0, 20), (-90, 30), (-60, -20), (150, -120), (200, 150), (-5, 44), (40, 60)]:
+        sc["events"] += [{"frame": f, "action": "mouse_down", "x": x, "y": y},
+                         {"frame": f + 1, "action": "mouse_up", "x": x, "y": y}]
+        f += 2
+    return p, sc
+
+
+GOLDENS = {"motion_fence": motion_fence, "bounce": bounce_all, "size_layers": size_layers,
+           "touching": touching_all, "clicks": clicks}
+
+
+def main(names):
+    for name in names or sorted(GOLDENS):
+        project, scenario = GOLDENS[name]()
+        out = os.path.join(ROOT, name)
+        os.makedirs(out, exist_ok=True)
+        data = project.json()
+        for t in data["targets"]:
+            for c in t["costumes"]:
+                for key, (blob, _, _) in ASSETS.items():
+                    if hashlib.md5(blob).hexdigest() == c["assetId"]:
+                        with open(os.path.join(out, c["md5ext"]), "wb") as f:
+                            f.write(blob)
+        with open(os.path.join(out, "project.json"), "w") as f:
+            json.dump(data, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        with open(os.path.join(out, "scenario.json"), "w") as f:
+            json.dump(scenario, f, indent=1)
+            f.write("\n")
+        print("wrote", out)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
