@@ -274,7 +274,10 @@ fn is_clutter(name: &str) -> Result<bool, Sb3Error> {
     if climbs {
         return Err(Sb3Error::BadEntryName { name: name.to_string() });
     }
-    Ok(name.starts_with("__MACOSX/") || (name.starts_with('.') && !name.contains('/')))
+    // Hidden files (`.DS_Store`, `._a.png`) are clutter in the folder level too: a zipped
+    // folder carries them as `p/.DS_Store`, and writing the files back puts them at the top.
+    let file = name.rsplit('/').next().unwrap_or(name);
+    Ok(name.starts_with("__MACOSX/") || file.starts_with('.'))
 }
 
 /// The file name of an entry: `name`, or `folder/name` with one folder level (scratch-vm finds

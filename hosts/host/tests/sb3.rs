@@ -167,6 +167,13 @@ fn traversal_and_nested_names_are_refused() {
     );
     let f = sb3::read_sb3(&bytes, &Limits::default()).unwrap();
     assert!(f.assets.is_empty());
+    // Hidden files in the folder level too (found by fuzzing: `p/.png` was read as an asset
+    // `.png` that a write → read round trip then dropped as clutter).
+    let bytes = zip_of(&[("p/project.json", b"{}"), ("p/.png", PNG), ("p/.DS_Store", b"x")], true);
+    let f = sb3::read_sb3(&bytes, &Limits::default()).unwrap();
+    assert!(f.assets.is_empty(), "{:?}", f.assets.keys());
+    let back = sb3::read_sb3(&sb3::write_sb3(&f).unwrap(), &Limits::default()).unwrap();
+    assert_eq!(back, f);
     // One folder level is read as if flat, as scratch-vm does.
     let bytes = zip_of(&[("p/", b""), ("p/project.json", b"{}"), ("p/a.png", PNG)], true);
     let f = sb3::read_sb3(&bytes, &Limits::default()).unwrap();
