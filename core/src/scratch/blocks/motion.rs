@@ -57,7 +57,8 @@ impl Vm {
         }
         let i = &self.insts[t as usize];
         let r = (90.0 - i.direction) * core::f64::consts::PI / 180.0;
-        let (mut dx, mut dy) = (jsmath::cos(r), -jsmath::sin(r));
+        let (sin, cos) = jsmath::sin_and_cos(r);
+        let (mut dx, mut dy) = (cos, -sin);
         match edge {
             0 => dx = libm::fabs(dx).max(0.2),
             1 => dy = libm::fabs(dy).max(0.2),
@@ -140,7 +141,8 @@ impl Vm {
             Sop::MoveSteps => {
                 let s = self.num_arg(args, 0, t);
                 let r = (core::f64::consts::PI * (90.0 - dir)) / 180.0;
-                self.set_xy(t, x + s * jsmath::cos(r), y + s * jsmath::sin(r));
+                let (sin, cos) = jsmath::sin_and_cos(r);
+                self.set_xy(t, x + s * cos, y + s * sin);
             }
             Sop::TurnRight | Sop::TurnLeft => {
                 let d = self.num_arg(args, 0, t);

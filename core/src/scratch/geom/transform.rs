@@ -55,7 +55,7 @@ impl Transform {
     /// The transform of a pose over a skin of `size` with `rotation_center` (stage units).
     pub fn new(pose: &Pose, size: [f64; 2], rotation_center: [f64; 2]) -> Transform {
         let rotation = (270.0 - pose.direction) * core::f64::consts::PI / 180.0;
-        let (c, s) = (jsmath::cos(rotation), jsmath::sin(rotation));
+        let (s, c) = jsmath::sin_and_cos(rotation);
         let (r0, r1, r4, r5) = (f32r(c), f32r(s), f32r(-s), f32r(c));
         let center = [f32r(rotation_center[0]), f32r(rotation_center[1])];
         let [sc0, sc1] = pose.scale;
