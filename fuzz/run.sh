@@ -6,6 +6,9 @@
 #
 #   fuzz/run.sh SECONDS [TARGET...]
 #
+# GOBO_FUZZ_SEED fixes libFuzzer's seed (0, the default, picks one at random); CI fixes it so
+# that its short runs explore the same inputs on every run.
+#
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -22,7 +25,7 @@ for t in "${targets[@]}"; do
     log="$scratch/$t.log"
     start=$(date +%s)
     cargo +nightly fuzz run -O "$t" "$scratch/$t" "corpus/$t" -- \
-        -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 >"$log" 2>&1
+        -max_total_time="$secs" -seed="${GOBO_FUZZ_SEED:-0}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 >"$log" 2>&1
     rc=$?
     took=$(( $(date +%s) - start ))
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
