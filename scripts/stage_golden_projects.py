@@ -43,6 +43,13 @@ ASSETS = {
     "offset": (svg(50, 30, '<rect x="-10" y="5" width="50" height="20" fill="#0aa"/>', vb="-10 0 50 30"), 15, 15),
     "backdrop": (svg(480, 360, '<rect width="480" height="360" fill="#fff"/>'), 240, 180),
     # A 24 x 16 bitmap (12 x 8 stage units at resolution 2): an L shape, transparent elsewhere.
+    # Distortion goldens: a wall sprite, a backdrop with a red band at stage x 140..160, a
+    # two-colour probe (blue left, green right).
+    "wall": (svg(20, 240, '<rect width="20" height="240" fill="#888"/>'), 10, 120),
+    "redband": (svg(480, 360, '<rect width="480" height="360" fill="#fff"/>'
+                              '<rect x="380" y="0" width="20" height="360" fill="#f00"/>'), 240, 180),
+    "probe": (svg(30, 20, '<rect width="15" height="20" fill="#00f"/>'
+                          '<rect x="15" width="15" height="20" fill="#0f0"/>'), 15, 10),
     "ell": (png(24, 16, lambda x, y: (20, 120, 220, 255) if x < 8 or y >= 10 else (0, 0, 0, 0)), 6, 8),
 }
 
@@ -185,8 +192,109 @@ def clicks():
     return p, sc
 
 
+# Distortion effects (fisheye, whirl, pixelate, mosaic) at a few values each, as
+# (effect, value) per lane.
+DISTORTIONS = [("fisheye", 80), ("fisheye", -60), ("whirl", 90), ("whirl", 400),
+               ("pixelate", 40), ("pixelate", 120), ("mosaic", 15), ("mosaic", 45)]
+
+
+def distort_sprite():
+    """Sprites with each distortion stepping right into a wall sprite; a plain ball into a
+    distorted one."""
+    p = new_project()
+    p.stage.var("frame", 0)
+    p.stage.script(flag(), setv("frame", 0), forever([chg("frame", 1)]))
+    sprite(p, "Wall", ["wall"], x=130, y=35)
+    for k, (e, v) in enumerate(DISTORTIONS):
+        name = "%s%d" % (e.capitalize(), v)
+        p.stage.var("hit" + name, -1)
+        m = sprite(p, name, ["tri" if k % 2 == 0 else "diamond"], x=-150, y=145 - 30 * k,
+                   direction=90 + 17 * k, size=70 + 20 * (k % 3))
+        m.script(flag(), effect(e.upper(), v), until(touching("Wall"), [chx(3)]),
+                 setv("hit" + name, Var("frame")))
+    # The candidate is distorted: a plain ball walks into it.
+    p.stage.var("hitBlob", -1)
+    sprite(p, "Blob", ["tri"], x=60, y=-140, size=150).script(
+        flag(), effect("WHIRL", 150), effect("FISHEYE", 60))
+    b = sprite(p, "Ball", ["ball"], x=-200, y=-150)
+    b.script(flag(), until(touching("Blob"), [chx(3)]), setv("hitBlob", Var("frame")))
+    return p, green(110)
+
+
+def distort_color():
+    """Sprites with each distortion stepping right into a red band of the backdrop; a
+    whirled two-colour probe asking `color green is touching red`."""
+    p = Project()
+    p.stage.props["costumes"] = [costume("redband", "redband")]
+    p.stage.var("frame", 0)
+    p.stage.script(flag(), setv("frame", 0), forever([chg("frame", 1)]))
+    # One unit per frame, turned so that the band meets a part the effect moves.
+    for k, (e, v) in enumerate(DISTORTIONS):
+        name = "%s%d" % (e.capitalize(), v)
+        p.stage.var("hit" + name, -1)
+        m = sprite(p, name, ["tri" if k % 2 else "diamond"], x=60, y=150 - 32 * k,
+                   direction=45 + 7 * k, size=60 + 25 * (k % 3))
+        m.script(flag(), effect(e.upper(), v),
+                 until(B("sensing_touchingcolor", {"COLOR": "#ff0000"}), [chx(1)]),
+                 setv("hit" + name, Var("frame")))
+    p.stage.var("hitProbe", -1)
+    pr = sprite(p, "Probe", ["probe"], x=80, y=-120, size=150, direction=60)
+    pr.script(flag(), effect("WHIRL", 120), until(
+        B("sensing_coloristouchingcolor", {"COLOR": "#00ff00", "COLOR2": "#ff0000"}), [chx(1)]),
+        setv("hitProbe", Var("frame")))
+    # Large enough for the GPU path (150 x 150 query, two candidates).
+    p.stage.var("hitBig", -1)
+    big = sprite(p, "Big", ["diamond"], x=0, y=-95, size=300, direction=30)
+    big.script(flag(), effect("FISHEYE", 70), effect("WHIRL", 60),
+               until(B("sensing_touchingcolor", {"COLOR": "#ff0000"}), [chx(1)]),
+               setv("hitBig", Var("frame")))
+    return p, green(100)
+
+
+def distort_edge_mouse():
+    """Distorted sprites climbing to the top edge (bounds from the distorted hull), touching
+    the mouse and clicks on a whirled, a fisheyed and a mosaic sprite."""
+    p = new_project()
+    p.stage.var("frame", 0)
+    p.stage.script(flag(), setv("frame", 0), forever([chg("frame", 1)]))
+    for k, (e, v) in enumerate(DISTORTIONS):
+        name = "%s%d" % (e.capitalize(), v)
+        p.stage.var("edge" + name, -1)
+        c = sprite(p, name, ["tri" if k % 2 else "diamond"], x=-210 + 60 * k, y=-20,
+                   direction=90 + 25 * k, size=80 + 20 * (k % 2))
+        c.script(flag(), effect(e.upper(), v), until(touching("_edge_"), [chy(4)]),
+                 setv("edge" + name, Var("frame")))
+    p.stage.var("mouse", 0)
+    p.stage.var("clicksSpin", 0)
+    p.stage.var("clicksEye", 0)
+    p.stage.var("clicksStage", 0)
+    p.stage.script(B("event_whenstageclicked"), chg("clicksStage", 1))
+    spin = sprite(p, "Spin", ["big"], x=-120, y=-120, size=100)
+    spin.script(flag(), effect("WHIRL", 200), forever([setv("mouse", touching("_mouse_"))]))
+    spin.script(clicked(), chg("clicksSpin", 1))
+    eye = sprite(p, "Eye", ["box"], x=100, y=-130, size=250)
+    eye.script(flag(), effect("FISHEYE", 150), effect("MOSAIC", 10))
+    eye.script(clicked(), chg("clicksEye", 1))
+    sc = green(100)
+    f = 2
+    # Corners and edges of the whirled box (120 x 90 around (-120, -120)), then the centre.
+    for (x, y) in [(-178, -77), (-62, -163), (-120, -120), (-175, -120), (-120, -80), (-70, -90),
+                   (-150, -150), (-90, -160)]:
+        sc["events"] += [{"frame": f, "action": "mouse_move", "x": x, "y": y}]
+        f += 2
+    f = 40
+    for (x, y) in [(-178, -77), (-120, -120), (-65, -160), (-100, -90), (55, -110), (100, -130),
+                   (140, -150), (70, -115), (145, -110), (120, -130)]:
+        sc["events"] += [{"frame": f, "action": "mouse_down", "x": x, "y": y},
+                         {"frame": f + 1, "action": "mouse_up", "x": x, "y": y}]
+        f += 2
+    return p, sc
+
+
 GOLDENS = {"motion_fence": motion_fence, "bounce": bounce_all, "size_layers": size_layers,
-           "touching": touching_all, "clicks": clicks}
+           "touching": touching_all, "clicks": clicks,
+           "distort_sprite": distort_sprite, "distort_color": distort_color,
+           "distort_edge_mouse": distort_edge_mouse}
 
 
 def main(names):

@@ -126,6 +126,21 @@ fn clicks() {
     check("clicks");
 }
 
+#[test]
+fn distort_sprite() {
+    check("distort_sprite");
+}
+
+#[test]
+fn distort_color() {
+    check("distort_color");
+}
+
+#[test]
+fn distort_edge_mouse() {
+    check("distort_edge_mouse");
+}
+
 /// `../shared` (or `$GOBO_SHARED`), if present.
 fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("GOBO_SHARED")

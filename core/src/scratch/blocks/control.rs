@@ -110,6 +110,8 @@ impl Vm {
         }
         self.clone_count += 1;
         let mut inst = self.insts[src as usize].clone();
+        // A clone's drawable is new: its convex hull starts dirty.
+        inst.draw.set_hull_dirty();
         inst.original = false;
         inst.alive = true;
         inst.volume = 100.0;

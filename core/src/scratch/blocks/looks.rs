@@ -137,6 +137,8 @@ impl Vm {
         if inst.visible {
             self.redraw = true;
         }
+        // Every effect is updated in the renderer, the shape effects among them.
+        self.shape_effect_set(t);
     }
 
     fn set_effect(&mut self, t: u32, name: &str, value: f64) {
@@ -150,6 +152,9 @@ impl Vm {
         inst.effects[k] = v;
         if inst.visible {
             self.redraw = true;
+        }
+        if matches!(name, "fisheye" | "whirl" | "pixelate" | "mosaic") {
+            self.shape_effect_set(t);
         }
     }
 

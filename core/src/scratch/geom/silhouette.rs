@@ -11,7 +11,8 @@ use crate::scratch::image::SkinBitmap;
 /// The alpha of a pixel, 0 outside the bitmap.
 #[inline]
 fn alpha(b: &SkinBitmap, x: f64, y: f64) -> u8 {
-    if x < 0.0 || y < 0.0 || x >= f64::from(b.width) || y >= f64::from(b.height) {
+    // NaN (a fisheye's exact centre) reads `data[NaN]`, which is not > 0.
+    if !(x >= 0.0 && y >= 0.0 && x < f64::from(b.width) && y < f64::from(b.height)) {
         return 0;
     }
     let i = (y as usize * b.width as usize + x as usize) * 4 + 3;
@@ -39,23 +40,40 @@ fn determinant(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     ((b[0] - a[0]) * (c[1] - a[1])) - ((b[1] - a[1]) * (c[0] - a[0]))
 }
 
+/// Work buffers for [`hull`] (kept by the caller so that recomputing a hull allocates
+/// nothing once they have grown).
+#[derive(Clone, Debug, Default)]
+pub struct HullScratch {
+    left: Vec<[f64; 2]>,
+    right: Vec<[f64; 2]>,
+}
+
 /// The convex hull points of a skin of `size` (stage units) sampled on `b`, clockwise, into
-/// `out` (cleared first). Empty when no point is opaque.
-pub fn hull(b: &SkinBitmap, size: [f64; 2], out: &mut Vec<[f64; 2]>) {
+/// `out` (cleared first). Empty when no point is opaque. Each grid point's texture
+/// coordinate goes through `effect` first (`EffectTransform.transformPoint`: the shape
+/// effects move the hull).
+pub fn hull(
+    b: &SkinBitmap,
+    size: [f64; 2],
+    effect: impl Fn([f64; 2]) -> [f64; 2],
+    work: &mut HullScratch,
+    out: &mut Vec<[f64; 2]>,
+) {
     out.clear();
     let [width, height] = size;
     if !(width > 0.0 && height > 0.0) {
         return;
     }
-    let mut left: Vec<[f64; 2]> = Vec::new();
-    let mut right: Vec<[f64; 2]> = Vec::new();
+    let HullScratch { left, right } = work;
+    left.clear();
+    right.clear();
     let mut y = 0.0;
     while y < height {
         let py = f32r(y / height);
         let mut x = 0.0;
         let mut found = None;
         while x < width {
-            if touching_linear(b, [f32r(x / width), py]) {
+            if touching_linear(b, effect([f32r(x / width), py])) {
                 found = Some([x, y]);
                 break;
             }
@@ -77,7 +95,7 @@ pub fn hull(b: &SkinBitmap, size: [f64; 2], out: &mut Vec<[f64; 2]>) {
         let mut x = width - 1.0;
         let mut point = point;
         while x >= 0.0 {
-            if touching_linear(b, [f32r(x / width), py]) {
+            if touching_linear(b, effect([f32r(x / width), py])) {
                 point = [x, y];
                 break;
             }
@@ -93,6 +111,6 @@ pub fn hull(b: &SkinBitmap, size: [f64; 2], out: &mut Vec<[f64; 2]>) {
         right.push(point);
         y += 1.0;
     }
-    out.extend_from_slice(&left);
+    out.extend_from_slice(left);
     out.extend(right.iter().rev());
 }

@@ -102,6 +102,47 @@ impl Effects {
         (u, v)
     }
 
+    /// `EffectTransform.transformPoint`: the CPU's version of the texture-coordinate effects,
+    /// which touching (`getLocalPosition`) and the convex hull use. JavaScript arithmetic in
+    /// `f64`, every coordinate stored into a `Float32Array` (so rounded to `f32`) after each
+    /// effect; `Math.sin`/`Math.cos` as Chromium computes them.
+    pub fn transform_point_cpu(&self, p: [f64; 2], skin_size: [f64; 2]) -> [f64; 2] {
+        use crate::scratch::geom::f32r;
+        let [mut u, mut v] = p;
+        if self.bits & SHAPE == 0 {
+            return p;
+        }
+        if self.bits & MOSAIC != 0 {
+            // `u_mosaic * dst[0] % 1`: the operand is never negative here.
+            u = f32r(libm::fmod(self.mosaic * u, 1.0));
+            v = f32r(libm::fmod(self.mosaic * v, 1.0));
+        }
+        if self.bits & PIXELATE != 0 {
+            let tx = skin_size[0] / self.pixelate;
+            let ty = skin_size[1] / self.pixelate;
+            u = f32r((libm::floor(u * tx) + 0.5) / tx);
+            v = f32r((libm::floor(v * ty) + 0.5) / ty);
+        }
+        if self.bits & WHIRL != 0 {
+            let (ox, oy) = (u - 0.5, v - 0.5);
+            let mag = libm::sqrt(ox * ox + oy * oy);
+            let f = (1.0 - mag / 0.5).max(0.0);
+            let a = self.whirl * f * f;
+            let (s, c) = crate::scratch::value::jsmath::sin_and_cos(a);
+            u = f32r((c * ox) + (s * oy) + 0.5);
+            v = f32r((-s * ox) + (c * oy) + 0.5);
+        }
+        if self.bits & FISHEYE != 0 {
+            let (vx, vy) = ((u - 0.5) / 0.5, (v - 0.5) / 0.5);
+            let len = libm::sqrt((vx * vx) + (vy * vy));
+            let r = libm::pow(len.min(1.0), self.fisheye) * len.max(1.0);
+            // At the centre JavaScript divides 0 by 0: NaN, which no texel test accepts.
+            u = f32r(0.5 + (r * (vx / len) * 0.5));
+            v = f32r(0.5 + (r * (vy / len) * 0.5));
+        }
+        [u, v]
+    }
+
     /// The shader's colour effects on a premultiplied colour (components 0..1).
     pub fn transform_color(&self, mut c: [f32; 4]) -> [f32; 4] {
         if self.bits & (COLOR | BRIGHTNESS) != 0 {

@@ -9,6 +9,7 @@
 
 use alloc::vec::Vec;
 
+use crate::scratch::geom::f32r;
 use crate::scratch::image::SkinBitmap;
 use crate::scratch::pen::PenLayer;
 use crate::scratch::vm::Vm;
@@ -200,7 +201,8 @@ fn silhouette_nearest(t: &SkinBitmap, u: f64, v: f64) -> [u8; 4] {
 
 /// Alpha of silhouette texel (`x`, `y`), 0 outside (`getPoint`).
 fn alpha_at(t: &SkinBitmap, x: f64, y: f64) -> u8 {
-    if x < 0.0 || y < 0.0 || x >= f64::from(t.width) || y >= f64::from(t.height) {
+    // NaN (a fisheye's exact centre) reads `data[NaN]`, which is not > 0.
+    if !(x >= 0.0 && y >= 0.0 && x < f64::from(t.width) && y < f64::from(t.height)) {
         return 0;
     }
     let i = (y as usize * t.width as usize + x as usize) * 4 + 3;
@@ -208,8 +210,10 @@ fn alpha_at(t: &SkinBitmap, x: f64, y: f64) -> u8 {
 }
 
 /// `getLocalPosition`: texture coordinates with the effect transform inside the unit square.
+/// The position is stored in a `Float32Array`; the effects are `EffectTransform`'s CPU version.
 fn local(d: &Drawable<'_>, x: f64, y: f64) -> (f64, f64) {
-    let (mut u, mut v) = d.local(x, y);
+    let (u, v) = d.local(x, y);
+    let (mut u, mut v) = (f32r(u), f32r(v));
     if libm::fabs(u) < 1e-6 {
         u = 0.0;
     }
@@ -217,7 +221,8 @@ fn local(d: &Drawable<'_>, x: f64, y: f64) -> (f64, f64) {
         v = 0.0;
     }
     if d.effects.bits != 0 && (0.0..1.0).contains(&u) && (0.0..1.0).contains(&v) {
-        return d.effects.transform_point(u, v, d.skin.size);
+        let [u, v] = d.effects.transform_point_cpu([u, v], d.skin.size);
+        return (u, v);
     }
     (u, v)
 }

@@ -6,17 +6,16 @@
 
 use alloc::vec::Vec;
 
-use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest};
+use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, HullScratch};
 use crate::scratch::geom::transform::Pose;
 use crate::scratch::geom::{Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
 use crate::scratch::image::{Skin, SkinBitmap};
+use crate::scratch::render::effects::{Effects, PIXELATE, SHAPE};
 use crate::scratch::value::cast::to_str_value;
 use crate::scratch::value::Value;
 use crate::scratch::vm::target::RotationStyle;
 use crate::scratch::vm::Vm;
 
-/// Indices of the effects that change a drawable's shape (fisheye, whirl, pixelate, mosaic).
-const SHAPE_EFFECTS: [usize; 4] = [1, 2, 3, 4];
 /// Index of the ghost effect.
 const GHOST: usize = 6;
 
@@ -28,6 +27,8 @@ pub struct DrawCache {
     xf: Option<Transform>,
     /// The costume and visibility the hull was computed for.
     hull_key: Option<(u32, bool)>,
+    /// A shape effect was set since the hull was made (`setConvexHullDirty`).
+    hull_dirty: bool,
     /// Hull points in skin units (+y down); empty: no hull (hidden or no opaque pixel).
     hull: Vec<[f64; 2]>,
     /// The transform key the hull bounds were computed for.
@@ -35,12 +36,42 @@ pub struct DrawCache {
     bounds: Option<Rect>,
 }
 
+impl DrawCache {
+    /// Marks the convex hull dirty (`Drawable.setConvexHullDirty`).
+    pub(crate) fn set_hull_dirty(&mut self) {
+        self.hull_dirty = true;
+    }
+}
+
+/// Work buffers of the touching queries and `pick`, kept by the VM so that a query allocates
+/// nothing once they have grown.
+#[derive(Clone, Debug, Default)]
+pub struct TouchScratch {
+    /// `isTouchingDrawables`' candidates with their intersections.
+    hits: Vec<(Probe, Rect)>,
+    /// `pick`'s candidates.
+    picks: Vec<Probe>,
+    /// The hull's left and right chains.
+    hull: HullScratch,
+}
+
+/// One instance made ready for point tests (`updateCPURenderAttributes`): its transform,
+/// effect uniforms, sampling mode and skin size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Probe {
+    t: u32,
+    xf: Transform,
+    effects: Effects,
+    nearest: bool,
+    size: [f64; 2],
+}
+
 /// Whether a skin samples nearest (`useNearest`) for a pose and effects.
-fn use_nearest(skin: &Skin, pose: &Pose, effects: &[f64; 7]) -> bool {
+fn use_nearest(skin: &Skin, pose: &Pose, effects: &Effects) -> bool {
     if !skin.vector {
         return true;
     }
-    if SHAPE_EFFECTS.iter().any(|&k| effects[k] != 0.0) {
+    if effects.bits & SHAPE != 0 {
         return false;
     }
     if pose.direction % 90.0 != 0.0 {
@@ -48,6 +79,16 @@ fn use_nearest(skin: &Skin, pose: &Pose, effects: &[f64; 7]) -> bool {
     }
     let near = |s: f64| libm::fabs(s) > 99.0 && libm::fabs(s) < 101.0;
     near(pose.scale[0]) && near(pose.scale[1])
+}
+
+/// `getLocalPosition`: a stage point in texture space, through the effect transform when an
+/// effect is on and the point lies in the unit square.
+fn local_position(probe: &Probe, p: [f64; 2]) -> [f64; 2] {
+    let l = probe.xf.local(p);
+    if probe.effects.bits != 0 && (0.0..1.0).contains(&l[0]) && (0.0..1.0).contains(&l[1]) {
+        return probe.effects.transform_point_cpu(l, probe.size);
+    }
+    l
 }
 
 impl Vm {
@@ -130,23 +171,39 @@ impl Vm {
         Some((skin, bitmap))
     }
 
-    /// `updateCPURenderAttributes`: the transform and the silhouette level for the pose.
-    fn update_cpu(&mut self, t: u32) -> Option<Transform> {
-        let scale = self.pose(t).scale;
+    /// `updateCPURenderAttributes`: the transform, the silhouette level for the pose and the
+    /// sampling mode. (A pixelate effect also reads the skin's uniforms, which makes its 1×
+    /// level: `EffectTransform.transformPoint`.)
+    fn update_cpu(&mut self, t: u32) -> Option<Probe> {
+        let pose = self.pose(t);
         let xf = self.transform(t)?;
-        self.request_mip(t, scale);
-        Some(xf)
+        self.request_mip(t, pose.scale);
+        let effects = Effects::from_values(&self.insts[t as usize].effects);
+        if effects.bits & PIXELATE != 0 {
+            self.request_mip_at_100(t);
+        }
+        let skin = &self.img.skins[self.skin_index(t)? as usize];
+        let nearest = use_nearest(skin, &pose, &effects);
+        Some(Probe { t, xf, effects, nearest, size: skin.size })
     }
 
     /// `drawable.isTouching(point)` after [`Vm::update_cpu`].
-    fn touches_point(&self, t: u32, xf: &Transform, p: [f64; 2]) -> bool {
-        let Some((skin, bitmap)) = self.silhouette(t) else { return false };
-        let local = xf.local(p);
-        let i = &self.insts[t as usize];
-        if use_nearest(skin, &self.pose(t), &i.effects) {
+    fn touches_point(&self, probe: &Probe, p: [f64; 2]) -> bool {
+        let Some((_, bitmap)) = self.silhouette(probe.t) else { return false };
+        let local = local_position(probe, p);
+        if probe.nearest {
             touching_nearest(bitmap, local)
         } else {
             touching_linear(bitmap, local)
+        }
+    }
+
+    /// A shape effect (fisheye, whirl, pixelate, mosaic) was set, or all effects cleared:
+    /// `Drawable.updateEffect` marks the convex hull dirty, so bounds are recomputed when next
+    /// asked and the fast bounds fall back to the model box until then.
+    pub(crate) fn shape_effect_set(&mut self, t: u32) {
+        if let Some(i) = self.insts.get_mut(t as usize) {
+            i.draw.set_hull_dirty();
         }
     }
 
@@ -155,22 +212,27 @@ impl Vm {
         let Some(skin) = self.skin_index(t) else { return };
         let i = &self.insts[t as usize];
         let key = (i.costume, i.visible);
-        if i.draw.hull_key == Some(key) && !i.draw.hull.is_empty() {
+        if i.draw.hull_key == Some(key) && !i.draw.hull_dirty && !i.draw.hull.is_empty() {
             return;
         }
         let mut points = core::mem::take(&mut self.insts[t as usize].draw.hull);
+        let mut work = core::mem::take(&mut self.touch.hull);
         points.clear();
         let s = &self.img.skins[skin as usize];
         let size = s.size;
         if self.insts[t as usize].visible && size[0] != 0.0 && size[1] != 0.0 {
-            self.update_cpu(t);
-            if let Some((_, bitmap)) = self.silhouette(t) {
-                hull(bitmap, size, &mut points);
+            if let Some(probe) = self.update_cpu(t) {
+                if let Some((_, bitmap)) = self.silhouette(t) {
+                    let effect = |p| probe.effects.transform_point_cpu(p, size);
+                    hull(bitmap, size, effect, &mut work, &mut points);
+                }
             }
         }
+        self.touch.hull = work;
         let cache = &mut self.insts[t as usize].draw;
         cache.hull = points;
         cache.hull_key = Some(key);
+        cache.hull_dirty = false;
         cache.bounds_key = None;
     }
 
@@ -202,7 +264,8 @@ impl Vm {
     /// `getFastBounds`: the hull's bounds when a current hull exists, else the model box.
     fn fast_bounds(&mut self, t: u32) -> Option<Rect> {
         let i = &self.insts[t as usize];
-        if i.draw.hull_key == Some((i.costume, i.visible)) && !i.draw.hull.is_empty() {
+        let current = i.draw.hull_key == Some((i.costume, i.visible)) && !i.draw.hull_dirty;
+        if current && !i.draw.hull.is_empty() {
             self.hull_bounds(t)
         } else {
             Some(self.transform(t)?.aabb())
@@ -267,9 +330,9 @@ impl Vm {
 
     /// `renderer.drawableTouching` at a client point (a 1×1 touch).
     pub(crate) fn touching_client_point(&mut self, t: u32, cx: f64, cy: f64) -> bool {
-        let Some(xf) = self.update_cpu(t) else { return false };
+        let Some(probe) = self.update_cpu(t) else { return false };
         let p = [libm::floor(-STAGE_WIDTH / 2.0 + cx), libm::ceil(STAGE_HEIGHT / 2.0 - cy)];
-        self.touches_point(t, &xf, p)
+        self.touches_point(&probe, p)
     }
 
     /// `renderer.isTouchingDrawables(t, candidates)`: pixel-exact on the silhouettes.
@@ -286,32 +349,39 @@ impl Vm {
         if bounds.width() == 0.0 || bounds.height() == 0.0 {
             return false;
         }
-        let mut hits: Vec<(u32, Rect, Transform)> = Vec::new();
+        let mut hits = core::mem::take(&mut self.touch.hits);
+        hits.clear();
         for &c in candidates.iter().rev() {
             if c == t || !self.insts[c as usize].visible || self.skin_index(c).is_none() {
                 continue;
             }
-            let Some(xf) = self.update_cpu(c) else { continue };
+            let Some(probe) = self.update_cpu(c) else { continue };
             let Some(mut cb) = self.fast_bounds(c) else { continue };
             cb.snap_to_int();
             if bounds.intersects(&cb) {
-                hits.push((c, Rect::intersect(&bounds, &cb), xf));
+                hits.push((probe, Rect::intersect(&bounds, &cb)));
             }
         }
-        if hits.is_empty() || !self.insts[t as usize].visible {
+        let hit = self.scan_touching(t, &hits);
+        self.touch.hits = hits;
+        hit
+    }
+
+    /// The pixel scan of `isTouchingDrawables` over the union of the candidates'
+    /// intersections: a point counts where `t` and some candidate both touch it.
+    fn scan_touching(&mut self, t: u32, hits: &[(Probe, Rect)]) -> bool {
+        let Some(first) = hits.first() else { return false };
+        if !self.insts[t as usize].visible {
             return false;
         }
-        let mut area = hits[0].1;
-        for h in &hits[1..] {
-            area = Rect::union(&area, &h.1);
-        }
-        let Some(xf) = self.update_cpu(t) else { return false };
+        let area = hits[1..].iter().fold(first.1, |a, h| Rect::union(&a, &h.1));
+        let Some(me) = self.update_cpu(t) else { return false };
         let mut x = area.left;
         while x <= area.right {
             let mut y = area.bottom;
             while y <= area.top {
-                if self.touches_point(t, &xf, [x, y])
-                    && hits.iter().any(|(c, _, cxf)| self.touches_point(*c, cxf, [x, y]))
+                if self.touches_point(&me, [x, y])
+                    && hits.iter().any(|(c, _)| self.touches_point(c, [x, y]))
                 {
                     return true;
                 }
@@ -347,7 +417,8 @@ impl Vm {
         let p = [libm::floor(-STAGE_WIDTH / 2.0 + cx), libm::ceil(STAGE_HEIGHT / 2.0 - cy)];
         let point = Rect { left: p[0], right: p[0], bottom: p[1], top: p[1] };
         let mut hit = self.stage;
-        let mut candidates: Vec<(u32, Transform)> = Vec::new();
+        let mut candidates = core::mem::take(&mut self.touch.picks);
+        candidates.clear();
         for k in 0..self.exec.len() {
             let c = self.exec[k];
             let i = &self.insts[c as usize];
@@ -358,16 +429,14 @@ impl Vm {
             if !point.intersects(&b) {
                 continue;
             }
-            if let Some(xf) = self.update_cpu(c) {
-                candidates.push((c, xf));
+            if let Some(probe) = self.update_cpu(c) {
+                candidates.push(probe);
             }
         }
-        for (c, xf) in candidates.iter().rev() {
-            if self.touches_point(*c, xf, p) {
-                hit = *c;
-                break;
-            }
+        if let Some(probe) = candidates.iter().rev().find(|c| self.touches_point(c, p)) {
+            hit = probe.t;
         }
+        self.touch.picks = candidates;
         hit
     }
 

@@ -193,6 +193,8 @@ pub struct Vm {
     pub(crate) sil: Vec<Vec<u8>>,
     /// Reused list of instance ids for touching queries.
     pub(crate) scratch_ids: Vec<u32>,
+    /// Work buffers of the touching queries and `pick` (reused: no allocation per query).
+    pub(crate) touch: drawable::TouchScratch,
     /// A retired thread handed out if a block ever runs outside a thread.
     pub(crate) spare: Thread,
     /// Scratch buffer for building strings (`join`), reused so only results allocate.
@@ -284,6 +286,7 @@ impl Vm {
             spare: Thread::new(0, 0, 0),
             sil: img.targets.iter().map(|t| alloc::vec![0; t.costumes.len()]).collect(),
             scratch_ids: Vec::new(),
+            touch: drawable::TouchScratch::default(),
             text_buf: String::new(),
             shapes,
             quicks,
@@ -305,7 +308,8 @@ impl Vm {
                 alive: true,
                 x: t.x,
                 y: t.y,
-                direction: t.direction,
+                // `sb3.parseScratchObject`: `MathUtil.wrapClamp(direction, -179, 180)`.
+                direction: crate::scratch::blocks::looks::wrap_clamp(t.direction, -179.0, 180.0),
                 size: t.size,
                 costume: t.costume,
                 visible: t.visible,
