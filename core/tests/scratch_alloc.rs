@@ -10,6 +10,7 @@ use std::cell::Cell;
 use std::path::Path;
 
 use gobo::scratch::compile::compile;
+use gobo::scratch::image::{Skin, SkinBitmap};
 use gobo::scratch::project::load;
 use gobo::scratch::vm::{Config, Input, Vm};
 
@@ -110,4 +111,93 @@ fn string_script_allocations_per_frame_are_bounded() {
     assert!(per_frame <= STRING_FRAME_BOUND as f64, "{per_frame} allocations per frame");
     assert!(n > 0, "strings are built every frame, so some allocation must show");
     assert_eq!(global(&vm, "msg"), format!("step {}", global(&vm, "k")));
+}
+
+/// A skin of `w × h` pixels at `scale` pixels per unit: `paint(x, y)` gives each pixel.
+fn level(w: u32, h: u32, scale: f64, paint: impl Fn(u32, u32) -> [u8; 4]) -> SkinBitmap {
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            rgba.extend_from_slice(&paint(x, y));
+        }
+    }
+    SkinBitmap { scale, width: w, height: h, rgba }
+}
+
+/// Gives the touching fixture its pixels, as a host would: a white backdrop (bitmap), the
+/// Walker a 20 × 20 vector disc, half green and half blue, with MIP levels ½, 1 and 2, the
+/// Wall a red 40 × 200 bitmap.
+fn attach_touching_skins(img: &mut gobo::scratch::image::Image) {
+    let disc = |k: f64| {
+        move |x: u32, y: u32| {
+            let (dx, dy) = ((f64::from(x) + 0.5) / k - 10.0, (f64::from(y) + 0.5) / k - 10.0);
+            if dx * dx + dy * dy > 100.0 {
+                [0, 0, 0, 0]
+            } else if dx < 0.0 {
+                [0, 255, 0, 255]
+            } else {
+                [0, 0, 255, 255]
+            }
+        }
+    };
+    img.skins = vec![
+        Skin {
+            size: [480.0, 360.0],
+            rotation_center: [240.0, 180.0],
+            vector: false,
+            levels: vec![level(480, 360, 1.0, |_, _| [255, 255, 255, 255])],
+        },
+        Skin {
+            size: [20.0, 20.0],
+            rotation_center: [10.0, 10.0],
+            vector: true,
+            levels: vec![
+                level(10, 10, 0.5, disc(0.5)),
+                level(20, 20, 1.0, disc(1.0)),
+                level(40, 40, 2.0, disc(2.0)),
+            ],
+        },
+        Skin {
+            size: [40.0, 200.0],
+            rotation_center: [20.0, 100.0],
+            vector: false,
+            levels: vec![level(40, 200, 1.0, |_, _| [255, 0, 0, 255])],
+        },
+    ];
+    for (k, t) in img.targets.iter_mut().enumerate() {
+        t.costume_skins = vec![Some(k as u32)];
+    }
+}
+
+#[test]
+fn touching_queries_and_picks_allocate_nothing_per_frame() {
+    // scripts/touching_alloc_fixture.py: 40 instances asking five touching questions a frame,
+    // changing their whirl (so hulls are recomputed), bouncing; the mouse clicks every frame.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scratch/touching");
+    let bytes = std::fs::read(path.join("project.json")).expect("project");
+    let mut img = compile(&load(&bytes).expect("load")).expect("compile");
+    attach_touching_skins(&mut img);
+    let mut vm = Vm::new(img, Config::default()).expect("vm");
+    vm.step_frame(&[]);
+    vm.step_frame(&[Input::GreenFlag]);
+    let down = [Input::MouseDown(Some(-100.0), Some(0.0))];
+    let up = [Input::MouseUp(Some(-100.0), Some(0.0))];
+    let step = |vm: &mut Vm, frames: u32| {
+        for f in 0..frames {
+            vm.step_frame(if f % 2 == 0 { &down } else { &up });
+        }
+    };
+    step(&mut vm, 60);
+    let before = allocs();
+    step(&mut vm, 100);
+    let n = allocs() - before;
+    assert_eq!(vm.observe().clones, 39);
+    let counts: Vec<f64> = ["edge", "sprite", "wall", "color", "probe"]
+        .iter()
+        .map(|v| global(&vm, v).parse().expect("count"))
+        .collect();
+    println!("touching fixture: {n} allocations in 100 frames; counts {counts:?}");
+    // Every kind of query answered true at some point (the queries really ran).
+    assert!(counts.iter().all(|&c| c > 0.0), "{counts:?}");
+    assert_eq!(n, 0, "allocations in 100 frames of touching queries and picks");
 }

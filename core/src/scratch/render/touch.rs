@@ -37,7 +37,7 @@ fn mask_matches(a: [u8; 4], b: [u8; 3]) -> bool {
 
 /// A snapped rectangle in stage units (`Rectangle` after `snapToInt`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Rect {
+pub(crate) struct Rect {
     left: f64,
     right: f64,
     bottom: f64,
@@ -76,7 +76,7 @@ impl Rect {
 
 /// What a candidate is.
 #[derive(Clone, Copy)]
-enum Cand<'a> {
+pub(crate) enum Cand<'a> {
     Costume(Drawable<'a>),
     Pen(&'a PenLayer),
 }
@@ -285,9 +285,51 @@ fn shade_gpu(c: &Cand<'_>, x: f64, y: f64) -> Option<[f32; 4]> {
     }
 }
 
+/// The candidate list of `touching color`, kept by the VM between queries so that a query
+/// allocates nothing once it has grown (its borrows are relabelled per query, see
+/// [`relabel`]).
+#[derive(Default)]
+pub struct ColorScratch(Vec<(Cand<'static>, Rect)>);
+
+impl core::fmt::Debug for ColorScratch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "ColorScratch(capacity {})", self.0.capacity())
+    }
+}
+
+impl Clone for ColorScratch {
+    fn clone(&self) -> Self {
+        ColorScratch::default()
+    }
+}
+
+/// An emptied candidate list with another borrow lifetime, in the same allocation: collecting
+/// a vector's own `into_iter()` into a vector of the same layout is done in place.
+/// (`filter_map` is what changes the item type; the vector is empty anyway.)
+#[allow(clippy::unnecessary_filter_map)]
+fn relabel<'x, 'y>(mut v: Vec<(Cand<'x>, Rect)>) -> Vec<(Cand<'y>, Rect)> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
 impl Vm {
     /// `isTouchingColor(drawable of t, color, mask)`.
-    pub(crate) fn touching_color(&self, t: u32, color: [u8; 3], mask: Option<[u8; 3]>) -> bool {
+    pub(crate) fn touching_color(&mut self, t: u32, color: [u8; 3], mask: Option<[u8; 3]>) -> bool {
+        let mut cands = relabel(core::mem::take(&mut self.touch.colour.0));
+        let hit = self.touching_color_in(t, color, mask, &mut cands);
+        self.touch.colour.0 = relabel(cands);
+        hit
+    }
+
+    /// [`Vm::touching_color`] with a candidate list to fill.
+    fn touching_color_in<'a>(
+        &'a self,
+        t: u32,
+        color: [u8; 3],
+        mask: Option<[u8; 3]>,
+        cands: &mut Vec<(Cand<'a>, Rect)>,
+    ) -> bool {
+        cands.clear();
         let img = self.image();
         let Some(me) = self.insts.get(t as usize) else { return false };
         let Some(skin) = costume_skin(img, me) else { return false };
@@ -304,7 +346,6 @@ impl Vm {
             return false;
         }
         // Candidates, top layer first.
-        let mut cands: Vec<(Cand<'_>, Rect)> = Vec::new();
         for (k, &o) in self.exec.iter().enumerate().rev() {
             if k == 0 {
                 if let Some(p) = self.pen_layer() {
@@ -346,7 +387,7 @@ impl Vm {
         while y <= bounds.top {
             let rows = (y - bounds.bottom) as i64;
             if width * height * n >= MAX_CPU_PIXELS && width * rows * n >= MAX_CPU_PIXELS {
-                return self.touching_color_gpu(&d, &cands, bounds, rows, color, mask);
+                return self.touching_color_gpu(&d, cands, bounds, rows, color, mask);
             }
             let mut x = bounds.left;
             while x <= bounds.right {
@@ -354,7 +395,7 @@ impl Vm {
                     Some(m) => mask_matches(sample_cpu(&Cand::Costume(d), x, y, false), m),
                     None => touches_cpu(&d, x, y),
                 };
-                if hit && color_matches(blend_cpu(&cands, x, y), color) {
+                if hit && color_matches(blend_cpu(cands, x, y), color) {
                     return true;
                 }
                 x += 1.0;

@@ -53,6 +53,8 @@ pub struct TouchScratch {
     picks: Vec<Probe>,
     /// The hull's left and right chains.
     hull: HullScratch,
+    /// `touching color`'s candidates.
+    pub(crate) colour: crate::scratch::render::touch::ColorScratch,
 }
 
 /// One instance made ready for point tests (`updateCPURenderAttributes`): its transform,

@@ -368,11 +368,13 @@ impl Vm {
         }
         let img = self.img.clone();
         let mut started: Vec<usize> = Vec::new();
+        // The targets in reverse execution order (a snapshot), or just `only` (no allocation:
+        // clicks start hats this way every time).
         let list: Vec<u32> = match only {
-            Some(t) => alloc::vec![t],
+            Some(_) => Vec::new(),
             None => self.exec.iter().rev().copied().collect(),
         };
-        for t in list {
+        for t in only.into_iter().chain(list) {
             let Some(inst) = self.insts.get(t as usize) else { continue };
             if !inst.alive {
                 continue;
