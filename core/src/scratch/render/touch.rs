@@ -287,7 +287,7 @@ fn shade_gpu(c: &Cand<'_>, x: f64, y: f64) -> Option<[f32; 4]> {
 
 /// The candidate list of `touching color`, kept by the VM between queries so that a query
 /// allocates nothing once it has grown (its borrows are relabelled per query, see
-/// [`relabel`]).
+/// `relabel`).
 #[derive(Default)]
 pub struct ColorScratch(Vec<(Cand<'static>, Rect)>);
 
