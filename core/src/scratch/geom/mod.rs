@@ -4,6 +4,7 @@
 //! per-target state and caches (`crate::scratch::vm::drawable`); this module holds no state.
 //! See `docs/stage-geometry.md` for what is exact and what is approximated.
 
+pub mod mip;
 pub mod rect;
 pub mod silhouette;
 pub mod transform;

@@ -3,41 +3,31 @@
 //! style, rotation centre) with its inverse, the effect uniforms and the filtering mode; and
 //! texel sampling as the GPU does it (nearest or bilinear, clamped to the edge, premultiplied).
 
+use crate::scratch::geom::mip::mip_index;
 use crate::scratch::image::{Skin, SkinBitmap};
 use crate::scratch::vm::target::{Instance, RotationStyle};
 
 use super::effects::{js_round, Effects, SHAPE};
 
-/// Index of the SVG MIP level `SVGSkin.getTexture` uses at `scale_max` percent (a power of two
-/// relative to the costume's own size), as a scale factor.
+/// The MIP scale `SVGSkin.getTexture` uses at `scale_max` percent ([`mip_scale`] of
+/// `crate::scratch::geom::mip`; 1 for NaN).
 pub fn mip_scale(scale_max: f64) -> f64 {
-    let requested = scale_max / 100.0;
-    let level = (libm::ceil(libm::log2(requested)) + 8.0).max(0.0);
-    if !level.is_finite() {
-        return 1.0;
-    }
-    libm::pow(2.0, level - 8.0)
+    crate::scratch::geom::mip::mip_scale(scale_max).unwrap_or(1.0)
 }
 
-/// The stored level of `skin` closest to scratch-render's choice for a drawable scale.
+/// The level of `skin` drawn at a drawable scale (`crate::scratch::geom::mip::mip_index`,
+/// the one rule the renderer and the geometry share).
 pub fn pick_level(skin: &Skin, scale: [f64; 2]) -> Option<&SkinBitmap> {
-    if !skin.vector || skin.levels.len() == 1 {
-        return skin.levels.first();
-    }
-    let want = mip_scale(libm::fabs(scale[0]).max(libm::fabs(scale[1])));
-    skin.levels.iter().find(|l| l.scale >= want * 0.999).or(skin.levels.last())
+    skin.levels.get(mip_index(skin, scale)?)
 }
 
-/// The level whose pixels form the CPU silhouette: an `SVGSkin`'s silhouette is its largest
-/// MIP made so far, and `_touchingBounds` always makes the 1× one (`getTexture([100, 100])`),
-/// so this is the larger of the drawn level and 1× (the history of earlier, larger sizes is
-/// not kept).
+/// The level whose pixels form the CPU silhouette of a drawable seen on its own: an
+/// `SVGSkin`'s silhouette is its largest MIP made so far, and touching queries make the 1×
+/// one (`getTexture([100, 100])`), so this is the level of the larger of `scale` and 100 %.
+/// The VM keeps the real history per costume (`Vm::request_mip`) and touching uses that.
 pub fn silhouette_level(skin: &Skin, scale: [f64; 2]) -> Option<&SkinBitmap> {
-    if !skin.vector || skin.levels.len() == 1 {
-        return skin.levels.first();
-    }
-    let want = mip_scale(libm::fabs(scale[0]).max(libm::fabs(scale[1]))).max(1.0);
-    skin.levels.iter().find(|l| l.scale >= want * 0.999).or(skin.levels.last())
+    let s = libm::fabs(scale[0]).max(libm::fabs(scale[1])).max(100.0);
+    skin.levels.get(mip_index(skin, [s, s])?)
 }
 
 /// A drawable ready to be sampled at stage points.

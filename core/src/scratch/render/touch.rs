@@ -315,6 +315,22 @@ fn relabel<'x, 'y>(mut v: Vec<(Cand<'x>, Rect)>) -> Vec<(Cand<'y>, Rect)> {
 impl Vm {
     /// `isTouchingColor(drawable of t, color, mask)`.
     pub(crate) fn touching_color(&mut self, t: u32, color: [u8; 3], mask: Option<[u8; 3]>) -> bool {
+        // `_touchingBounds` makes the asker's 1× texture, `_candidatesTouching` updates every
+        // visible candidate's CPU attributes (its silhouette at its scale), then the asker's.
+        self.request_mip(t, [100.0, 100.0]);
+        for k in 0..self.exec.len() {
+            let o = self.exec[k];
+            let Some(i) = self.insts.get(o as usize) else { continue };
+            let is_stage = o == self.stage;
+            if o != t && i.alive && (i.visible || is_stage) {
+                let scale = if is_stage { [100.0, 100.0] } else { self.pose(o).scale };
+                self.request_mip(o, scale);
+            }
+        }
+        if t != self.stage {
+            let scale = self.pose(t).scale;
+            self.request_mip(t, scale);
+        }
         let mut cands = relabel(core::mem::take(&mut self.touch.colour.0));
         let hit = self.touching_color_in(t, color, mask, &mut cands);
         self.touch.colour.0 = relabel(cands);
@@ -333,7 +349,12 @@ impl Vm {
         let img = self.image();
         let Some(me) = self.insts.get(t as usize) else { return false };
         let Some(skin) = costume_skin(img, me) else { return false };
-        let Some(d) = Drawable::of_target(skin, me, t == self.stage, 1.0) else { return false };
+        let Some(mut d) = Drawable::of_target(skin, me, t == self.stage, 1.0) else {
+            return false;
+        };
+        // The silhouette is the largest level made so far ([`Vm::touching_color`] made them).
+        let Some((_, sil)) = self.silhouette(t) else { return false };
+        d.sil = sil;
         // `_touchingBounds`: the fast bounds clamped to the stage, snapped.
         let b = d.bounds;
         let mine = Rect::snapped([
@@ -363,11 +384,14 @@ impl Vm {
             if !i.alive || !(i.visible || is_stage) {
                 continue;
             }
-            let Some(cd) =
+            let Some(mut cd) =
                 costume_skin(img, i).and_then(|s| Drawable::of_target(s, i, is_stage, 1.0))
             else {
                 continue;
             };
+            // No level made yet (under a pixel): an empty silhouette samples transparent.
+            let Some((_, sil)) = self.silhouette(o) else { continue };
+            cd.sil = sil;
             let r = Rect::snapped(cd.bounds);
             if mine.intersects(&r) {
                 cands.push((Cand::Costume(cd), mine.intersect(&r)));

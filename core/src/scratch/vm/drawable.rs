@@ -6,6 +6,7 @@
 
 use alloc::vec::Vec;
 
+use crate::scratch::geom::mip::mip_index;
 use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, HullScratch};
 use crate::scratch::geom::transform::Pose;
 use crate::scratch::geom::{Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
@@ -138,22 +139,12 @@ impl Vm {
         Some(xf)
     }
 
-    /// Asks a costume's skin for the texture at `scale` (percent): an SVG skin rasterises
-    /// that MIP level and, when it is the largest so far, takes its silhouette from it.
+    /// Asks a costume's skin for the texture at `scale` (percent): an SVG skin makes that
+    /// MIP level (`crate::scratch::geom::mip::mip_index`, the renderer's rule) and, when it
+    /// is the largest so far, takes its silhouette from it.
     pub(crate) fn request_mip(&mut self, t: u32, scale: [f64; 2]) {
         let Some(skin) = self.skin_index(t) else { return };
-        let s = &self.img.skins[skin as usize];
-        let level = if s.vector {
-            let wanted = libm::fabs(scale[0]).max(libm::fabs(scale[1])) / 100.0;
-            let k = libm::ceil(libm::log2(wanted)).max(-8.0);
-            let mip = libm::exp2(k);
-            match s.levels.iter().rposition(|l| l.scale <= mip) {
-                Some(i) => i,
-                None => return,
-            }
-        } else {
-            0
-        };
+        let Some(level) = mip_index(&self.img.skins[skin as usize], scale) else { return };
         let i = &self.insts[t as usize];
         let (sprite, costume) = (i.sprite as usize, i.costume as usize);
         if let Some(cur) = self.sil.get_mut(sprite).and_then(|v| v.get_mut(costume)) {
@@ -165,7 +156,7 @@ impl Vm {
     }
 
     /// The silhouette bitmap of an instance's costume (the largest MIP requested so far).
-    fn silhouette(&self, t: u32) -> Option<(&Skin, &SkinBitmap)> {
+    pub(crate) fn silhouette(&self, t: u32) -> Option<(&Skin, &SkinBitmap)> {
         let skin = &self.img.skins[self.skin_index(t)? as usize];
         let i = &self.insts[t as usize];
         let level = *self.sil.get(i.sprite as usize)?.get(i.costume as usize)?;
