@@ -148,3 +148,145 @@ fn inconsistent_skins_are_refused_by_the_vm() {
     img.skins.clear();
     assert!(Vm::new(img, Config::default()).is_err());
 }
+
+/// A PNG signature and an IHDR chunk claiming `w × h` RGBA pixels, with no image data.
+fn png_header(w: u32, h: u32) -> Vec<u8> {
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend_from_slice(&w.to_be_bytes());
+    ihdr.extend_from_slice(&h.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
+    let crc = gobo::image::crc32(&ihdr);
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    out.extend_from_slice(&13u32.to_be_bytes());
+    out.extend_from_slice(&ihdr);
+    out.extend_from_slice(&crc.to_be_bytes());
+    out
+}
+
+/// An SVG whose `<use>` elements reference each other 4 deep per level over 30 levels
+/// (4^29 rectangles once expanded).
+fn use_bomb() -> String {
+    let mut defs = String::from(r#"<g id="l0"><rect width="1" height="1" fill="red"/></g>"#);
+    for i in 1..30 {
+        defs.push_str(&format!(r#"<g id="l{i}">"#));
+        for _ in 0..4 {
+            defs.push_str(&format!(r##"<use href="#l{}"/>"##, i - 1));
+        }
+        defs.push_str("</g>");
+    }
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs>{defs}</defs><use href="#l29"/></svg>"##
+    )
+}
+
+/// What a hostile asset must be refused with.
+type Expect = fn(&SkinProblem) -> bool;
+
+#[test]
+fn hostile_assets_get_typed_errors_and_bounded_memory() {
+    use gobo_host::costume::CostumeError as E;
+    let good = encode_png(4, 4, PixelFormat::Rgba8, &[200; 64]).unwrap();
+    let cases: Vec<(&str, Vec<u8>, Expect)> = vec![
+        ("noise.png", (0..200u8).collect(), |p| matches!(p, SkinProblem::Costume(E::Decode { .. }))),
+        ("noise.jpg", vec![0xff, 0xd8, 0xff, 0x00, 1, 2, 3], |p| {
+            matches!(p, SkinProblem::Costume(E::Decode { .. }))
+        }),
+        ("noise.svg", vec![0xff, 0xfe, 0, b'<'], |p| {
+            matches!(p, SkinProblem::Costume(E::Decode { .. }))
+        }),
+        ("empty.png", vec![], |p| matches!(p, SkinProblem::Costume(E::Decode { .. }))),
+        ("anim.gif", b"GIF89a\x01\x00\x01\x00".to_vec(), |p| {
+            matches!(p, SkinProblem::Costume(E::UnsupportedFormat { .. }))
+        }),
+        ("short.png", good[..good.len() - 20].to_vec(), |p| {
+            matches!(p, SkinProblem::Costume(E::Decode { .. }))
+        }),
+        ("huge.png", png_header(100_000, 100_000), |p| {
+            matches!(p, SkinProblem::Costume(E::BadSize { .. } | E::Decode { .. }))
+        }),
+        ("zero.png", png_header(0, 5), |p| {
+            matches!(p, SkinProblem::Costume(E::BadSize { .. } | E::Decode { .. }))
+        }),
+        (
+            "http.svg",
+            br#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><image href="http://example.invalid/x.png" width="8" height="8"/></svg>"#.to_vec(),
+            |p| matches!(p, SkinProblem::Costume(E::ExternalReference { .. })),
+        ),
+        (
+            "file.svg",
+            br#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 8 8"><image xlink:href="file:///etc/passwd" width="8" height="8"/></svg>"#.to_vec(),
+            |p| matches!(p, SkinProblem::Costume(E::ExternalReference { .. })),
+        ),
+        ("bomb.svg", use_bomb().into_bytes(), |p| {
+            matches!(p, SkinProblem::Costume(E::Decode { .. }))
+        }),
+        (
+            "wide.svg",
+            br#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000000 1000000"/>"#.to_vec(),
+            |p| matches!(p, SkinProblem::Costume(E::BadSize { .. })),
+        ),
+    ];
+    let costumes: Vec<String> = cases
+        .iter()
+        .map(|(name, _, _)| {
+            let format = name.rsplit('.').next().unwrap();
+            format!(
+                r#"{{"name":"{name}","md5ext":"{name}","assetId":"x","dataFormat":"{format}","bitmapResolution":2}}"#
+            )
+        })
+        .collect();
+    let assets: Vec<(&str, Vec<u8>)> = cases.iter().map(|(n, b, _)| (*n, b.clone())).collect();
+    let (img, problems) = build(project(&costumes.join(",")), &assets);
+    assert_eq!(problems.len(), cases.len(), "{problems:?}");
+    for ((name, _, expected), problem) in cases.iter().zip(&problems) {
+        assert!(expected(problem), "{name}: {problem:?}");
+    }
+    // Every costume got the default costume: well-formed skins, memory bounded by them.
+    let bytes: usize = img.skins.iter().flat_map(|s| &s.levels).map(|l| l.rgba.len()).sum();
+    assert!(img.skins.iter().all(|s| s.check().is_ok()));
+    assert!(bytes <= cases.len() * 128 * 128 * 4 * 2, "{bytes} bytes of pixels");
+    let mut vm = Vm::new(img, Config::default()).unwrap();
+    vm.step_frame(&[gobo::scratch::vm::Input::GreenFlag]);
+}
+
+#[test]
+fn the_budget_bounds_upscaled_levels_across_the_project() {
+    // Twelve different 100 × 80 SVGs on a sprite that can grow to 540 %: their 2×, 4× and 8×
+    // levels would need 12 × (128,000 + 512,000 + 2,048,000) bytes; the budget is 300,000.
+    let svgs: Vec<String> = (0..12)
+        .map(|k| {
+            format!(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 80"><rect width="{}" height="80" fill="#00f"/></svg>"##,
+                50 + k
+            )
+        })
+        .collect();
+    let costumes: Vec<String> = (0..12)
+        .map(|k| {
+            format!(r#"{{"name":"c{k}","md5ext":"c{k}.svg","assetId":"c{k}","dataFormat":"svg"}}"#)
+        })
+        .collect();
+    let json = project(&costumes.join(","));
+    let p = load(&json).unwrap();
+    let mut img = compile(&p).unwrap();
+    let files = ProjectFiles {
+        project_json: json,
+        assets: (0..12).map(|k| (format!("c{k}.svg"), svgs[k].clone().into_bytes())).collect(),
+    };
+    let budget = 300_000;
+    assert!(attach_skins(&mut img, &p, &files, &SkinOptions { budget_bytes: budget }).is_empty());
+    let upscaled: u64 = img
+        .skins
+        .iter()
+        .flat_map(|s| &s.levels)
+        .filter(|l| l.scale > 1.0)
+        .map(|l| l.rgba.len() as u64)
+        .sum();
+    assert!(upscaled <= budget, "{upscaled} bytes above 1x");
+    // In passes: two 2× levels fit (256,000 bytes), no 4× one; every skin keeps its 1× level.
+    let doubled = img.skins.iter().filter(|s| s.levels.iter().any(|l| l.scale == 2.0)).count();
+    assert_eq!((doubled, upscaled), (2, 256_000));
+    assert!(img.skins.iter().all(|s| s.levels.iter().any(|l| l.scale == 1.0)));
+    assert!(img.skins.iter().all(|s| s.levels.iter().all(|l| l.scale <= 2.0)));
+    Vm::new(img, Config::default()).unwrap();
+}

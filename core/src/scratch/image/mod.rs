@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 pub use ops::{Hat, Rop, Sop};
-pub use skin::{Skin, SkinBitmap};
+pub use skin::{Skin, SkinBitmap, SkinFault};
 
 /// Version of the image layout; bumped on every incompatible change.
 pub const IMAGE_VERSION: u32 = 3;

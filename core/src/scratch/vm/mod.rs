@@ -85,6 +85,13 @@ pub enum VmError {
     Version(u32),
     /// The image is inconsistent (an index out of range).
     BadImage(&'static str),
+    /// A skin (costume pixels) of the image is malformed.
+    BadSkin {
+        /// Index into `Image::skins`.
+        skin: u32,
+        /// What is wrong.
+        fault: crate::scratch::image::SkinFault,
+    },
 }
 
 impl fmt::Display for VmError {
@@ -92,6 +99,9 @@ impl fmt::Display for VmError {
         match self {
             VmError::Version(v) => write!(f, "program image version {v}, expected {IMAGE_VERSION}"),
             VmError::BadImage(what) => write!(f, "inconsistent program image: {what}"),
+            VmError::BadSkin { skin, fault } => {
+                write!(f, "inconsistent program image: skin {skin}: {fault}")
+            }
         }
     }
 }
@@ -550,8 +560,8 @@ fn check_image(img: &Image) -> Result<(), VmError> {
             return Err(VmError::BadImage("costume skin"));
         }
     }
-    if !img.skins.iter().all(crate::scratch::image::Skin::is_valid) {
-        return Err(VmError::BadImage("skin"));
+    for (k, skin) in img.skins.iter().enumerate() {
+        skin.check().map_err(|fault| VmError::BadSkin { skin: k as u32, fault })?;
     }
     Ok(())
 }
