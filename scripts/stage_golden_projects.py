@@ -291,10 +291,31 @@ def distort_edge_mouse():
     return p, sc
 
 
+def touch_bounds():
+    """`touching color` whose area is decided by the fast bounds: large turned diamonds whose
+    model box would take the GPU path while their hull (made current by `if on edge, bounce`)
+    keeps it on the CPU, stepping one unit a frame into the red band."""
+    p = Project()
+    p.stage.props["costumes"] = [costume("redband", "redband")]
+    p.stage.var("frame", 0)
+    p.stage.script(flag(), setv("frame", 0), forever([chg("frame", 1)]))
+    for k, (name, bounce_each, extra) in enumerate([("Hull", True, None), ("Box", False, None),
+                                                     ("HullWhirl", True, ("WHIRL", 45)),
+                                                     ("HullSmall", True, None)]):
+        p.stage.var("hit" + name, -1)
+        d = sprite(p, name, ["diamond"], x=20 if k != 3 else 60, y=120 - 85 * k,
+                   direction=45 + 2 * k, size=300 if k != 3 else 180)
+        pre = [effect(*extra)] if extra else []
+        step = [chx(1)] + ([bounce()] if bounce_each else [])
+        d.script(flag(), *pre, until(B("sensing_touchingcolor", {"COLOR": "#ff0000"}), step),
+                 setv("hit" + name, Var("frame")))
+    return p, green(110)
+
+
 GOLDENS = {"motion_fence": motion_fence, "bounce": bounce_all, "size_layers": size_layers,
            "touching": touching_all, "clicks": clicks,
            "distort_sprite": distort_sprite, "distort_color": distort_color,
-           "distort_edge_mouse": distort_edge_mouse}
+           "distort_edge_mouse": distort_edge_mouse, "touch_bounds": touch_bounds}
 
 
 def main(names):

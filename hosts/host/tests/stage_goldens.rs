@@ -141,6 +141,11 @@ fn distort_edge_mouse() {
     check("distort_edge_mouse");
 }
 
+#[test]
+fn touch_bounds() {
+    check("touch_bounds");
+}
+
 /// `../shared` (or `$GOBO_SHARED`), if present.
 fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("GOBO_SHARED")

@@ -331,9 +331,25 @@ impl Vm {
             let scale = self.pose(t).scale;
             self.request_mip(t, scale);
         }
+        // `getFastBounds` of the asker and of every sprite candidate (the hull's bounds while
+        // a current hull exists, else the model box): they decide the candidates, the area
+        // scanned and the switch to the GPU path.
+        let mut fast = core::mem::take(&mut self.touch.fast);
+        fast.clear();
+        fast.resize(self.insts.len(), None);
+        for k in 0..self.exec.len() {
+            let o = self.exec[k];
+            let live = self.insts.get(o as usize).is_some_and(|i| i.alive && (i.visible || o == t));
+            if o != self.stage && live {
+                if let Some(slot) = fast.get_mut(o as usize) {
+                    *slot = self.fast_bounds(o).map(|r| [r.left, r.right, r.bottom, r.top]);
+                }
+            }
+        }
         let mut cands = relabel(core::mem::take(&mut self.touch.colour.0));
-        let hit = self.touching_color_in(t, color, mask, &mut cands);
+        let hit = self.touching_color_in(t, color, mask, &fast, &mut cands);
         self.touch.colour.0 = relabel(cands);
+        self.touch.fast = fast;
         hit
     }
 
@@ -343,6 +359,7 @@ impl Vm {
         t: u32,
         color: [u8; 3],
         mask: Option<[u8; 3]>,
+        fast: &[Option<[f64; 4]>],
         cands: &mut Vec<(Cand<'a>, Rect)>,
     ) -> bool {
         cands.clear();
@@ -356,7 +373,7 @@ impl Vm {
         let Some((_, sil)) = self.silhouette(t) else { return false };
         d.sil = sil;
         // `_touchingBounds`: the fast bounds clamped to the stage, snapped.
-        let b = d.bounds;
+        let b = fast.get(t as usize).copied().flatten().unwrap_or(d.bounds);
         let mine = Rect::snapped([
             b[0].clamp(-240.0, 240.0),
             b[1].clamp(-240.0, 240.0),
@@ -392,7 +409,7 @@ impl Vm {
             // No level made yet (under a pixel): an empty silhouette samples transparent.
             let Some((_, sil)) = self.silhouette(o) else { continue };
             cd.sil = sil;
-            let r = Rect::snapped(cd.bounds);
+            let r = Rect::snapped(fast.get(o as usize).copied().flatten().unwrap_or(cd.bounds));
             if mine.intersects(&r) {
                 cands.push((Cand::Costume(cd), mine.intersect(&r)));
             }

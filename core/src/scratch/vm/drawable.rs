@@ -56,6 +56,8 @@ pub struct TouchScratch {
     hull: HullScratch,
     /// `touching color`'s candidates.
     pub(crate) colour: crate::scratch::render::touch::ColorScratch,
+    /// `touching color`'s fast bounds per instance (left, right, bottom, top).
+    pub(crate) fast: Vec<Option<[f64; 4]>>,
 }
 
 /// One instance made ready for point tests (`updateCPURenderAttributes`): its transform,
@@ -255,7 +257,7 @@ impl Vm {
     }
 
     /// `getFastBounds`: the hull's bounds when a current hull exists, else the model box.
-    fn fast_bounds(&mut self, t: u32) -> Option<Rect> {
+    pub(crate) fn fast_bounds(&mut self, t: u32) -> Option<Rect> {
         let i = &self.insts[t as usize];
         let current = i.draw.hull_key == Some((i.costume, i.visible)) && !i.draw.hull_dirty;
         if current && !i.draw.hull.is_empty() {
