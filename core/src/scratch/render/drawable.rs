@@ -4,10 +4,12 @@
 //! texel sampling as the GPU does it (nearest or bilinear, clamped to the edge, premultiplied).
 
 use crate::scratch::geom::mip::mip_index;
+use crate::scratch::geom::transform::Pose;
+use crate::scratch::geom::Transform;
 use crate::scratch::image::{Skin, SkinBitmap};
 use crate::scratch::vm::target::{Instance, RotationStyle};
 
-use super::effects::{js_round, Effects, SHAPE};
+use super::effects::{Effects, SHAPE};
 
 /// The MIP scale `SVGSkin.getTexture` uses at `scale_max` percent ([`mip_scale`] of
 /// `crate::scratch::geom::mip`; 1 for NaN).
@@ -83,28 +85,16 @@ impl<'a> Drawable<'a> {
         if tex.width == 0 || tex.height == 0 || sil.width == 0 || sil.height == 0 {
             return None;
         }
-        let rot = (270.0 - direction) * core::f64::consts::PI / 180.0;
-        let (c, s) = (libm::cos(rot), libm::sin(rot));
-        let [w, h] = skin.size;
-        let adj = [
-            (skin.rotation_center[0] - w / 2.0) * scale[0] / 100.0,
-            -((skin.rotation_center[1] - h / 2.0) * scale[1] / 100.0),
-        ];
-        let ss = [w * scale[0] / 100.0, h * scale[1] / 100.0];
-        let pos = [js_round(position[0]), js_round(position[1])];
-        // Columns of the 2×2 part: x axis (m0, m1), y axis (m4, m5).
-        let m = [ss[0] * c, ss[0] * s, ss[1] * -s, ss[1] * c];
-        let t = [c * adj[0] - s * adj[1] + pos[0], s * adj[0] + c * adj[1] + pos[1]];
-        // twgl keeps matrices in Float32Arrays: entries are rounded to f32.
-        let f = |v: f64| v as f32 as f64;
-        let m = [f(m[0]), f(m[1]), f(m[2]), f(m[3])];
-        let t = [f(t[0]), f(t[1])];
-        let det = m[0] * m[3] - m[2] * m[1];
-        if det == 0.0 || !det.is_finite() || !t[0].is_finite() || !t[1].is_finite() {
+        // `Drawable._calculateTransform` and twgl's inverse, exactly as the geometry has them.
+        let pose = Pose::new(position[0], position[1], direction, scale);
+        let xf = Transform::new(&pose, skin.size, skin.rotation_center);
+        let [m0, m1, m4, m5, m12, m13] = xf.m;
+        let [i0, i1, i4, i5, i12, i13] = xf.inv;
+        if !xf.inv.iter().chain(&xf.m).all(|v| v.is_finite()) || m0 * m5 - m4 * m1 == 0.0 {
             return None;
         }
-        let inv = [f(m[3] / det), f(-m[1] / det), f(-m[2] / det), f(m[0] / det)];
-        let inv_t = [f(-(m[3] * t[0] - m[2] * t[1]) / det), f(-(-m[1] * t[0] + m[0] * t[1]) / det)];
+        let (m, t) = ([m0, m1, m4, m5], [m12, m13]);
+        let (inv, inv_t) = ([i0, i1, i4, i5], [i12, i13]);
         let mut bounds = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY];
         for (ax, ay) in [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)] {
             let x = m[0] * ax + m[2] * ay + t[0];
