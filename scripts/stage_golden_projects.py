@@ -269,22 +269,26 @@ def distort_edge_mouse():
     p.stage.var("clicksEye", 0)
     p.stage.var("clicksStage", 0)
     p.stage.script(B("event_whenstageclicked"), chg("clicksStage", 1))
-    spin = sprite(p, "Spin", ["big"], x=-120, y=-120, size=100)
+    # A whirled triangle (120 x 80 around (-120, -110)) and a diamond with fisheye and mosaic
+    # (126 x 126 around (110, -115)): their transparent parts move, so the mouse and clicks
+    # at these points see the distorted shapes.
+    spin = sprite(p, "Spin", ["tri"], x=-120, y=-110, size=200)
     spin.script(flag(), effect("WHIRL", 200), forever([setv("mouse", touching("_mouse_"))]))
     spin.script(clicked(), chg("clicksSpin", 1))
-    eye = sprite(p, "Eye", ["box"], x=100, y=-130, size=250)
+    eye = sprite(p, "Eye", ["diamond"], x=110, y=-115, size=300)
     eye.script(flag(), effect("FISHEYE", 150), effect("MOSAIC", 10))
     eye.script(clicked(), chg("clicksEye", 1))
     sc = green(100)
     f = 2
-    # Corners and edges of the whirled box (120 x 90 around (-120, -120)), then the centre.
-    for (x, y) in [(-178, -77), (-62, -163), (-120, -120), (-175, -120), (-120, -80), (-70, -90),
-                   (-150, -150), (-90, -160)]:
+    for (x, y) in [(-170, -80), (-150, -100), (-135, -75), (-105, -75), (-90, -100), (-70, -80),
+                   (-160, -140), (-120, -140), (-80, -140), (-175, -115), (-65, -115),
+                   (-140, -90), (-100, -90), (-120, -72), (-150, -125), (-90, -125)]:
         sc["events"] += [{"frame": f, "action": "mouse_move", "x": x, "y": y}]
         f += 2
     f = 40
-    for (x, y) in [(-178, -77), (-120, -120), (-65, -160), (-100, -90), (55, -110), (100, -130),
-                   (140, -150), (70, -115), (145, -110), (120, -130)]:
+    for (x, y) in [(-165, -75), (-120, -110), (-80, -75), (60, -65), (160, -65), (60, -165),
+                   (160, -165), (80, -85), (140, -145), (110, -115), (75, -115), (110, -80),
+                   (-150, -140), (-95, -80), (145, -85), (85, -150)]:
         sc["events"] += [{"frame": f, "action": "mouse_down", "x": x, "y": y},
                          {"frame": f + 1, "action": "mouse_up", "x": x, "y": y}]
         f += 2
