@@ -50,6 +50,9 @@ ASSETS = {
                               '<rect x="380" y="0" width="20" height="360" fill="#f00"/>'), 240, 180),
     "probe": (svg(30, 20, '<rect width="15" height="20" fill="#00f"/>'
                           '<rect x="15" width="15" height="20" fill="#0f0"/>'), 15, 10),
+    # A root viewBox of zero size: scratch-render's empty skin.
+    "flat": (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 0 0">'
+             b'<rect width="50" height="50" fill="#f00"/></svg>', 0, 0),
     "ell": (png(24, 16, lambda x, y: (20, 120, 220, 255) if x < 8 or y >= 10 else (0, 0, 0, 0)), 6, 8),
 }
 
@@ -316,10 +319,30 @@ def touch_bounds():
     return p, green(110)
 
 
+def empty_costume():
+    """A costume whose SVG viewBox is 0 x 0: fenced as a point, touching nothing, bouncing,
+    never clicked."""
+    p = new_project()
+    for v in ("edge", "touch", "clicks"):
+        p.stage.var(v, -1 if v != "clicks" else 0)
+    f = sprite(p, "Flat", ["flat", "ball"], x=0, y=0)
+    f.script(flag(), goto(1000, 1000), wait(0.1), goto(0, 0), wait(0.1),
+             setv("edge", touching("_edge_")), repeat(10, [move(30), bounce()]),
+             B("looks_nextcostume"), goto(100, 100), B("looks_nextcostume"))
+    f.script(clicked(), chg("clicks", 1))
+    b = sprite(p, "Ball", ["ball"], x=-100, y=-20)
+    b.script(flag(), repeat(40, [chx(5), if_(touching("Flat"), [setv("touch", B("motion_xposition"))])]))
+    sc = green(40)
+    sc["events"] += [{"frame": 30, "action": "mouse_down", "x": 100, "y": 100},
+                     {"frame": 31, "action": "mouse_up", "x": 100, "y": 100}]
+    return p, sc
+
+
 GOLDENS = {"motion_fence": motion_fence, "bounce": bounce_all, "size_layers": size_layers,
            "touching": touching_all, "clicks": clicks,
            "distort_sprite": distort_sprite, "distort_color": distort_color,
-           "distort_edge_mouse": distort_edge_mouse, "touch_bounds": touch_bounds}
+           "distort_edge_mouse": distort_edge_mouse, "touch_bounds": touch_bounds,
+           "empty_costume": empty_costume}
 
 
 def main(names):

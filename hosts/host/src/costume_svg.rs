@@ -142,7 +142,7 @@ fn refuse_external(text: &str) -> Result<(), CostumeError> {
     Ok(())
 }
 
-/// The `viewBox` of the root `<svg>` element, if it has a valid one.
+/// The `viewBox` of the root `<svg>` element, if it has a valid one (zero sizes allowed).
 fn root_view_box(text: &str) -> Option<[f64; 4]> {
     let start = text.match_indices("<svg").map(|(i, _)| i).find(|&i| {
         text[i + 4..].starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/')
@@ -162,7 +162,9 @@ fn root_view_box(text: &str) -> Option<[f64; 4]> {
     for slot in &mut out {
         *slot = nums.next()?.parse::<f64>().ok().filter(|v| v.is_finite())?;
     }
-    (nums.next().is_none() && out[2] > 0.0 && out[3] > 0.0).then_some(out)
+    // A zero width or height is kept (scratch-render then makes an empty skin); a negative
+    // one is not a viewBox.
+    (nums.next().is_none() && out[2] >= 0.0 && out[3] >= 0.0).then_some(out)
 }
 
 /// The deepest element nesting of an XML text (comments, CDATA, declarations and quoted

@@ -15,6 +15,8 @@
 //!   size), in passes over all costumes while the project's pixels stay within
 //!   [`SkinOptions::budget_bytes`]. Backdrops are drawn at scale 1 only. The core uses the
 //!   nearest level below a missing one.
+//! - **Empty vectors**: a root `viewBox` with a zero width or height gives an empty skin of
+//!   that size (scratch-render's `setEmptyImageData`), centred on its origin.
 //! - **Missing or undecodable assets** get scratch-vm's default costume (its storage's
 //!   "?" image): a 128 × 128 opaque grey square centred on its middle, as a vector when the
 //!   costume was a vector, else as a bitmap of the costume's resolution. Each such costume
@@ -140,7 +142,13 @@ pub fn attach_skins(
             let result = match files.assets.get(&name) {
                 None => Err(SkinProblem::MissingAsset { name }),
                 Some(bytes) if vector => SvgCostume::parse(bytes, center(costume))
-                    .map(|v| Decoded::Vector(Box::new(v)))
+                    .map(|v| {
+                        if v.size[0] == 0.0 || v.size[1] == 0.0 {
+                            Decoded::Ready(empty_skin(v.size))
+                        } else {
+                            Decoded::Vector(Box::new(v))
+                        }
+                    })
                     .map_err(SkinProblem::Costume),
                 Some(bytes) => bitmap_skin(costume, &name, bytes)
                     .map(Decoded::Ready)
@@ -352,6 +360,17 @@ fn double_pixels(rgba: &[u8], width: u32, height: u32) -> (u32, u32, Vec<u8>) {
         out.extend_from_slice(&doubled);
     }
     (w2, h2, out)
+}
+
+/// `SVGSkin` of a viewBox with a zero width or height: `setEmptyImageData` (one transparent
+/// pixel); the rotation centre is never set, so it stays at the origin.
+fn empty_skin(size: [f64; 2]) -> Skin {
+    Skin {
+        size,
+        rotation_center: [0.0, 0.0],
+        vector: true,
+        levels: vec![SkinBitmap { scale: 1.0, width: 1, height: 1, rgba: vec![0; 4] }],
+    }
 }
 
 /// scratch-vm's default costume: a 128 × 128 opaque grey square centred on its middle (the

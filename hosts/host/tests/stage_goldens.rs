@@ -146,6 +146,11 @@ fn touch_bounds() {
     check("touch_bounds");
 }
 
+#[test]
+fn empty_costume() {
+    check("empty_costume");
+}
+
 /// `../shared` (or `$GOBO_SHARED`), if present.
 fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("GOBO_SHARED")
