@@ -182,6 +182,7 @@ class Project:
         self.broadcasts, self.procs = {}, {}
         self.sprites = []
         self.monitors = []
+        self.extensions = []
         self.stage = Target(self, "Stage", stage=True)
 
     def sprite(self, name, **props):
@@ -194,7 +195,7 @@ class Project:
 
     def json(self):
         return {"targets": [self.stage.json()] + [s.json() for s in self.sprites], "monitors": self.monitors,
-                "extensions": [], "meta": {"semver": "3.0.0", "vm": "5.0.300", "agent": "gobo goldens"}}
+                "extensions": self.extensions, "meta": {"semver": "3.0.0", "vm": "5.0.300", "agent": "gobo goldens"}}
 
 
 def call(project, proccode, *args):
@@ -560,8 +561,113 @@ def monitors():
     return p, {"frames": 15, "seed": 1, "events": [{"frame": 0, "action": "green_flag"}]}
 
 
+def music():
+    """The music extension's timing: rests, drums and notes hold their thread on a stack timer
+    (yield, then re-check every tick until `60 / tempo * beats` seconds have passed on the
+    virtual clock), tempo lives on the stage (clamped to 20..500), beats clamp to 0..100, a
+    note for 0 beats does not wait at all, inputs are re-evaluated at every check (random draws),
+    clones inherit the instrument, `stop all` ends a rest, warp mode busy-checks a rest."""
+    p = Project()
+    p.extensions = ["music"]
+    s = p.stage
+    s.list("log")
+    s.var("ticks", 0)
+    drummer = p.sprite("Drummer")
+    player = p.sprite("Player", x=-100)
+
+    def t(): return B("sensing_timer")
+
+    def tempo(): return B("music_getTempo")
+
+    def rest(b): return B("music_restForBeats", {"BEATS": b})
+
+    def drum(d, b): return B("music_playDrumForBeats", {"DRUM": Menu("music_menu_DRUM", "DRUM", d), "BEATS": b})
+
+    def note(n, b):
+        return B("music_playNoteForBeats", {"NOTE": n if isinstance(n, B) else Menu("note", "NOTE", n), "BEATS": b})
+
+    def set_tempo(x): return B("music_setTempo", {"TEMPO": x})
+
+    def chg_tempo(x): return B("music_changeTempo", {"TEMPO": x})
+
+    def inst(i): return B("music_setInstrument", {"INSTRUMENT": Menu("music_menu_INSTRUMENT", "INSTRUMENT", i)})
+
+    def log(x): return add("log", x)
+
+    drummer.define("quick", [], [rest(0), drum("3", 0), log(join("warp ", t()))], warp=True)
+    drummer.script(flag(), log(join("start ", tempo())), set_tempo(120), log(tempo()),
+                   drum("1", 0.5), log(join("drum ", t())),
+                   rest(0.25), log(join("rest ", t())),
+                   note(60, 1), log(join("note ", t())),
+                   chg_tempo(-40), log(tempo()), rest(1), log(join("rest80 ", t())),
+                   set_tempo(1000), log(tempo()), set_tempo(5), log(tempo()), set_tempo("abc"), log(tempo()),
+                   chg_tempo(" 70 "), log(tempo()),
+                   note(200, 0), log(join("note0 ", t())),
+                   rest(0), log(join("rest0 ", t())),
+                   rest(-3), log(join("rest-3 ", t())),
+                   drum("99", 0.1), B("music_midiPlayDrumForBeats", {"DRUM": 40, "BEATS": 0.2}),
+                   log(join("midi ", t())),
+                   call(p, "quick"),
+                   rest(B("operator_random", {"FROM": "0.1", "TO": "0.3"})), log(join("random ", t())),
+                   set_tempo(60), bcast("clones"), rest(200), log("never"))
+    drummer.script(flag(), forever([chg("ticks", 1)]))
+    player.script(flag(), inst("4"), B("music_midiSetInstrument", {"INSTRUMENT": 20}), inst(-3))
+    player.script(when_recv("clones"),
+                  B("control_create_clone_of", {"CLONE_OPTION": Menu("control_create_clone_of_menu", "CLONE_OPTION", "_myself_")}),
+                  repeat(3, [note(B("motion_xposition"), 0.5), B("motion_changexby", {"DX": 10})]))
+    player.script(B("control_start_as_clone"), B("motion_changeyby", {"DY": 30}),
+                  repeat(4, [rest(0.3), B("motion_changexby", {"DX": 5})]))
+    return p, {"frames": 150, "seed": 3, "events": [{"frame": 0, "action": "green_flag"},
+                                                    {"frame": 140, "action": "stop_all"},
+                                                    {"frame": 143, "action": "green_flag"}]}
+
+
+def makeymakey():
+    """Makey Makey hats: `when key pressed` is edge-triggered on `key down AND frameToggle`
+    (a flag flipped once per frame), so a held key fires every other frame; `when code
+    pressed` matches the last key presses against a sequence (registered when the hat is
+    first checked) and stays true for 100 ms; stop all (and the green flag) clear the buffer."""
+    p = Project()
+    p.extensions = ["makeymakey"]
+    s = p.stage
+    for v in ["space", "a", "up", "lur", "ud", "long", "bad"]:
+        s.var(v, 0)
+    k = p.sprite("Makey")
+
+    def key(x): return B("makeymakey_whenMakeyKeyPressed", {"KEY": Menu("makeymakey_menu_KEY", "KEY", x)})
+
+    def code(x): return B("makeymakey_whenCodePressed", {"SEQUENCE": Menu("makeymakey_menu_SEQUENCE", "SEQUENCE", x)})
+
+    k.script(key("SPACE"), chg("space", 1))
+    k.script(key("a"), chg("a", 1), wait(0.2))
+    k.script(key("UP"), chg("up", 1))
+    k.script(code("LEFT UP RIGHT"), chg("lur", 1))
+    k.script(code("UP DOWN"), chg("ud", 1))
+    s.script(code("UP UP DOWN DOWN LEFT RIGHT LEFT RIGHT"), chg("long", 1))
+    s.script(code("LEFT"), chg("bad", 1))
+    ev = [{"frame": 0, "action": "green_flag"}]
+    ev += [{"frame": 2, "action": "key_down", "key": "space"}, {"frame": 12, "action": "key_up", "key": "space"}]
+    ev += [{"frame": 14, "action": "key_down", "key": "a"}, {"frame": 30, "action": "key_up", "key": "a"}]
+    seq = ["left arrow", "up arrow", "right arrow", "up arrow", "down arrow", "x", "up arrow", "down arrow",
+           "up arrow", "up arrow", "down arrow", "down arrow", "left arrow", "right arrow", "left arrow",
+           "right arrow"]
+    f = 32
+    for name in seq:
+        ev += [{"frame": f, "action": "key_down", "key": name}, {"frame": f + 1, "action": "key_up", "key": name}]
+        f += 2
+    # Two presses of a sequence 2 frames apart, then stop all between two halves.
+    ev += [{"frame": 70, "action": "key_down", "key": "up arrow"}, {"frame": 70, "action": "key_down", "key": "down arrow"},
+           {"frame": 71, "action": "key_up", "key": "up arrow"}, {"frame": 71, "action": "key_up", "key": "down arrow"},
+           {"frame": 72, "action": "key_down", "key": "up arrow"}, {"frame": 73, "action": "key_up", "key": "up arrow"},
+           {"frame": 73, "action": "key_down", "key": "down arrow"}, {"frame": 74, "action": "key_up", "key": "down arrow"},
+           {"frame": 80, "action": "key_down", "key": "up arrow"}, {"frame": 81, "action": "stop_all"},
+           {"frame": 82, "action": "key_down", "key": "down arrow"}, {"frame": 83, "action": "key_up", "key": "down arrow"},
+           {"frame": 84, "action": "key_up", "key": "up arrow"}]
+    return p, {"frames": 95, "seed": 1, "events": ev}
+
+
 GOLDENS = {"input_order": input_order, "monitors": monitors, "operators": operators, "lists": lists, "control": control, "clones": clones,
-           "events": events, "procedures": procedures, "sensing": sensing, "random": randomness}
+           "events": events, "makeymakey": makeymakey, "music": music, "procedures": procedures, "sensing": sensing, "random": randomness}
 
 
 def main(names):

@@ -6,7 +6,9 @@ pub mod control;
 pub mod data;
 pub mod events;
 pub mod looks;
+pub mod makeymakey;
 pub mod motion;
+pub mod music;
 pub mod operators;
 pub mod pen;
 pub mod procedures;
@@ -29,7 +31,11 @@ impl Vm {
             }
         }
         match &s.op {
-            Sop::Hat | Sop::HatGreater(_) | Sop::HatTouching => {}
+            Sop::Hat
+            | Sop::HatGreater(_)
+            | Sop::HatTouching
+            | Sop::HatMakeyKey
+            | Sop::HatMakeyCode => {}
             Sop::Unimplemented | Sop::Nop => {
                 for k in 0..args.len() {
                     self.arg_in(img, args, k, t);
@@ -96,6 +102,7 @@ impl Vm {
             Sop::Broadcast | Sop::BroadcastAndWait => self.exec_events(op, args, t),
             Sop::Call { .. } => self.exec_call(op, args, t),
             Sop::Pen(p) => self.exec_pen(*p, args, t),
+            Sop::Music(m) => self.exec_music(*m, args, t),
             Sop::AskAndWait | Sop::ResetTimer | Sop::SetDragMode(_) => {
                 self.exec_sensing(op, args, t)
             }

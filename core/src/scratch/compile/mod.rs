@@ -304,6 +304,8 @@ impl Compiler {
                 "event_whengreaterthan" => Hat::GreaterThan,
                 "event_whentouchingobject" => Hat::Touching,
                 "control_start_as_clone" => Hat::StartAsClone,
+                "makeymakey_whenMakeyKeyPressed" => Hat::MakeyKey,
+                "makeymakey_whenCodePressed" => Hat::MakeyCode,
                 _ => continue,
             };
             let top = self.alloc_stmt(&mut cx, bi, None)?;
@@ -390,7 +392,7 @@ impl Compiler {
                 }
                 other => other,
             };
-            if !matches!(op, Sop::Hat | Sop::HatGreater(_) | Sop::HatTouching) {
+            if !op.is_hat() {
                 if let Some(h) = self.hoist(cx, b, &names, &mut ids, proc, 0)? {
                     self.img.stmt_hoists.push((sid, h));
                 }
@@ -456,6 +458,8 @@ impl Compiler {
                     vec!["VALUE"],
                 ),
                 "event_whentouchingobject" => (Sop::HatTouching, vec!["TOUCHINGOBJECTMENU"]),
+                "makeymakey_whenMakeyKeyPressed" => (Sop::HatMakeyKey, vec!["KEY"]),
+                "makeymakey_whenCodePressed" => (Sop::HatMakeyCode, vec!["SEQUENCE"]),
                 _ => (Sop::Hat, Vec::new()),
             },
             Kind::Reporter(..) | Kind::Unknown => {

@@ -1,7 +1,7 @@
 //! The opcode table: which scratch-vm 5.0.300 opcodes gobo implements, as what operation, and
 //! the names of their inputs in stored order.
 
-use crate::scratch::image::ops::{MathFn, PenOp, StopKind};
+use crate::scratch::image::ops::{MathFn, MusicOp, PenOp, StopKind};
 use crate::scratch::image::{Rop, Slot, Sop};
 
 /// What an opcode is.
@@ -32,7 +32,9 @@ pub(super) fn classify(opcode: &str) -> Kind {
         | "event_whengreaterthan"
         | "event_whentouchingobject"
         | "control_start_as_clone"
-        | "procedures_definition" => Kind::Hat,
+        | "procedures_definition"
+        | "makeymakey_whenMakeyKeyPressed"
+        | "makeymakey_whenCodePressed" => Kind::Hat,
         // motion
         "motion_movesteps" => S(Sop::MoveSteps, &["STEPS"]),
         "motion_turnright" => S(Sop::TurnRight, &["DEGREES"]),
@@ -189,6 +191,16 @@ pub(super) fn classify(opcode: &str) -> Kind {
         "pen_changePenShadeBy" => S(Sop::Pen(PenOp::ChangeShade), &["SHADE"]),
         "pen_setPenHueToNumber" => S(Sop::Pen(PenOp::SetHue), &["HUE"]),
         "pen_changePenHueBy" => S(Sop::Pen(PenOp::ChangeHue), &["HUE"]),
+        // music
+        "music_playDrumForBeats" => S(Sop::Music(MusicOp::PlayDrum), &["DRUM", "BEATS"]),
+        "music_midiPlayDrumForBeats" => S(Sop::Music(MusicOp::MidiPlayDrum), &["DRUM", "BEATS"]),
+        "music_restForBeats" => S(Sop::Music(MusicOp::Rest), &["BEATS"]),
+        "music_playNoteForBeats" => S(Sop::Music(MusicOp::PlayNote), &["NOTE", "BEATS"]),
+        "music_setInstrument" => S(Sop::Music(MusicOp::SetInstrument), &["INSTRUMENT"]),
+        "music_midiSetInstrument" => S(Sop::Music(MusicOp::MidiSetInstrument), &["INSTRUMENT"]),
+        "music_setTempo" => S(Sop::Music(MusicOp::SetTempo), &["TEMPO"]),
+        "music_changeTempo" => S(Sop::Music(MusicOp::ChangeTempo), &["TEMPO"]),
+        "music_getTempo" => R(Rop::Tempo, &[]),
         _ => Kind::Unknown,
     }
 }

@@ -27,6 +27,10 @@ pub enum Hat {
     Touching,
     /// `control_start_as_clone`.
     StartAsClone,
+    /// `makeymakey_whenMakeyKeyPressed` (edge-activated; predicate in the hat statement).
+    MakeyKey,
+    /// `makeymakey_whenCodePressed` (edge-activated; predicate in the hat statement).
+    MakeyCode,
     /// `procedures_definition`: not started by events.
     Procedure,
     /// A hat with no implementation, or a loose top-level block: never started.
@@ -113,6 +117,10 @@ pub enum Sop {
     HatGreater(String),
     /// `event_whentouchingobject` predicate `[TOUCHINGOBJECTMENU]`.
     HatTouching,
+    /// `makeymakey_whenMakeyKeyPressed` predicate `[KEY]`.
+    HatMakeyKey,
+    /// `makeymakey_whenCodePressed` predicate `[SEQUENCE]`.
+    HatMakeyCode,
     /// A block with no implementation: its inputs are evaluated, nothing else happens.
     Unimplemented,
     /// An implemented block with no observable effect here (sounds, pen): inputs evaluated.
@@ -264,6 +272,47 @@ pub enum Sop {
     // ---- pen (extension `pen_*`)
     /// A pen block; inputs as listed on [`PenOp`].
     Pen(PenOp),
+    // ---- music (extension `music_*`)
+    /// A music block; inputs as listed on [`MusicOp`].
+    Music(MusicOp),
+}
+
+impl Hat {
+    /// Checked every frame by `runtime._step` (an edge-activated hat).
+    pub fn is_edge_activated(&self) -> bool {
+        matches!(self, Hat::GreaterThan | Hat::Touching | Hat::MakeyKey | Hat::MakeyCode)
+    }
+}
+
+impl Sop {
+    /// A hat (its statement only evaluates the hat's predicate, if any).
+    pub fn is_hat(&self) -> bool {
+        matches!(
+            self,
+            Sop::Hat | Sop::HatGreater(_) | Sop::HatTouching | Sop::HatMakeyKey | Sop::HatMakeyCode
+        )
+    }
+}
+
+/// Music blocks (scratch-vm's `scratch3_music`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MusicOp {
+    /// `music_playDrumForBeats` `[DRUM, BEATS]`
+    PlayDrum,
+    /// `music_midiPlayDrumForBeats` `[DRUM, BEATS]` (Scratch 2 MIDI drum numbers)
+    MidiPlayDrum,
+    /// `music_restForBeats` `[BEATS]`
+    Rest,
+    /// `music_playNoteForBeats` `[NOTE, BEATS]`
+    PlayNote,
+    /// `music_setInstrument` `[INSTRUMENT]`
+    SetInstrument,
+    /// `music_midiSetInstrument` `[INSTRUMENT]` (Scratch 2 MIDI instrument numbers)
+    MidiSetInstrument,
+    /// `music_setTempo` `[TEMPO]`
+    SetTempo,
+    /// `music_changeTempo` `[TEMPO]`
+    ChangeTempo,
 }
 
 /// Pen blocks (scratch-vm's `scratch3_pen`).
@@ -398,4 +447,6 @@ pub enum Rop {
     ListContains(Slot),
     /// `control_get_counter`
     Counter,
+    /// `music_getTempo`
+    Tempo,
 }

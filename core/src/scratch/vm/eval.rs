@@ -215,6 +215,7 @@ impl Vm {
                 self.list_contains(t, *s, &i)
             }
             Rop::Counter => Value::Num(self.counter),
+            Rop::Tempo => self.tempo(),
             _ => self.eval_sensing(op, args, t),
         }
     }

@@ -216,6 +216,8 @@ pub struct Vm {
     /// Whether any script starts with an edge-activated hat (else the per-frame hat pass over
     /// every target finds nothing and is skipped).
     pub(crate) has_edge_hats: bool,
+    /// The Makey Makey extension's key buffer and sequences.
+    pub(crate) makey: crate::scratch::blocks::makeymakey::MakeyState,
     /// Registers written by hoisted input evaluations ([`crate::scratch::image::Hoist`]).
     pub(crate) regs: Vec<Value>,
     /// The value each visible monitor showed after the last frame (by image monitor index).
@@ -256,10 +258,11 @@ impl Vm {
         } else {
             alloc::vec![fast::Quick::None; img.stmts.len()]
         };
-        let has_edge_hats = img
-            .targets
-            .iter()
-            .any(|t| t.scripts.iter().any(|s| matches!(s.hat, Hat::GreaterThan | Hat::Touching)));
+        let has_edge_hats =
+            img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat.is_edge_activated()));
+        let makey = crate::scratch::blocks::makeymakey::MakeyState::new(
+            img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == Hat::MakeyCode)),
+        );
         let mut vm = Vm {
             consts,
             consts_num,
@@ -301,6 +304,7 @@ impl Vm {
             shapes,
             quicks,
             has_edge_hats,
+            makey,
             regs: alloc::vec![Value::Undefined; img.registers as usize],
             monitor_values: alloc::vec![Value::Undefined; img.monitors.len()],
             pen_layer: None,
@@ -329,6 +333,7 @@ impl Vm {
                 effects: [0.0; 7],
                 volume: t.volume,
                 tempo: t.tempo,
+                instrument: 0.0,
                 vars: t.vars.iter().map(|v| lit_value(&v.1)).collect(),
                 lists: t.lists.iter().map(|l| l.1.iter().map(lit_value).collect()).collect(),
                 bubble: None,

@@ -24,6 +24,8 @@ pub(crate) enum HatSel<'a> {
     GreaterThan,
     Touching,
     StartAsClone,
+    MakeyKey,
+    MakeyCode,
 }
 
 impl HatSel<'_> {
@@ -34,7 +36,9 @@ impl HatSel<'_> {
             | (HatSel::StageClicked, Hat::StageClicked)
             | (HatSel::GreaterThan, Hat::GreaterThan)
             | (HatSel::Touching, Hat::Touching)
-            | (HatSel::StartAsClone, Hat::StartAsClone) => true,
+            | (HatSel::StartAsClone, Hat::StartAsClone)
+            | (HatSel::MakeyKey, Hat::MakeyKey)
+            | (HatSel::MakeyCode, Hat::MakeyCode) => true,
             (HatSel::Key(k), Hat::Key(h))
             | (HatSel::Broadcast(k), Hat::Broadcast(h))
             | (HatSel::Backdrop(k), Hat::Backdrop(h)) => eq_upper(k, h),
@@ -54,7 +58,10 @@ impl HatSel<'_> {
     }
 
     fn edge(&self) -> bool {
-        matches!(self, HatSel::GreaterThan | HatSel::Touching)
+        matches!(
+            self,
+            HatSel::GreaterThan | HatSel::Touching | HatSel::MakeyKey | HatSel::MakeyCode
+        )
     }
 }
 
@@ -76,6 +83,7 @@ impl Vm {
             self.apply(i);
         }
         self.fire_timeouts();
+        self.makey_fire_timers();
         self.step();
         self.draw_frame();
         self.frame += 1;
@@ -100,6 +108,7 @@ impl Vm {
                 if down {
                     self.start_hats(HatSel::Key(&key), None);
                     self.start_hats(HatSel::Key("any"), None);
+                    self.makey_key_pressed(&key);
                     if idx.is_none() {
                         self.io.keys.push(Rc::from(key.as_str()));
                     }
@@ -247,6 +256,7 @@ impl Vm {
         }
         self.questions.clear();
         self.events.questions.push(None);
+        self.makey.stop_all();
         if let Some(last) = self.timeouts.iter().map(|t| t.seq).max() {
             if last == self.last_bubble_timeout {
                 self.timeouts.retain(|t| t.seq != last);
@@ -452,6 +462,17 @@ impl Vm {
                     None => false,
                 }
             }
+            Sop::HatMakeyKey | Sop::HatMakeyCode => {
+                let a = img.args.get(img.stmts[top as usize].args as usize).copied();
+                let v = match a {
+                    Some(a) => self.eval(a, t),
+                    None => Value::Undefined,
+                };
+                match img.stmts[top as usize].op {
+                    Sop::HatMakeyKey => self.makey_key_hat(&v),
+                    _ => self.makey_code_hat(&v),
+                }
+            }
             _ => false,
         };
         let script = img.targets[self.insts[t as usize].sprite as usize]
@@ -487,6 +508,9 @@ impl Vm {
         if self.has_edge_hats {
             self.start_hats(HatSel::Touching, None);
             self.start_hats(HatSel::GreaterThan, None);
+            // Extension hats are registered after the core ones.
+            self.start_hats(HatSel::MakeyKey, None);
+            self.start_hats(HatSel::MakeyCode, None);
         }
         self.redraw = false;
         self.step_threads();

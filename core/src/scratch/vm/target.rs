@@ -82,6 +82,8 @@ pub struct Instance {
     pub volume: f64,
     /// Tempo (stage).
     pub tempo: f64,
+    /// Music instrument, 0-based (`Scratch.music` custom state; clones copy it).
+    pub instrument: f64,
     /// Variables by slot (globals on the stage).
     pub vars: Vec<Value>,
     /// Lists by slot.
