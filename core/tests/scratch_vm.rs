@@ -224,3 +224,33 @@ fn direct_writes_set_variables_lists_and_poses() {
     let o = vm.observe();
     assert_eq!((o.sprites[0].x, o.sprites[0].y, o.sprites[0].dir), (-30.0, 1.5, -160.0));
 }
+
+/// `contents of list` obeys the string budget like `join`: a list that keeps adding its own
+/// contents to itself doubles its text every iteration and would otherwise exhaust memory within
+/// a few dozen iterations (found by the scratch_vm fuzz target).
+#[test]
+fn list_contents_is_bounded_by_the_string_budget() {
+    // when flag clicked: forever { add (contents of L) to L }, L starting as ["ab"].
+    let blocks = r#"{
+      "h":{"opcode":"event_whenflagclicked","next":"f","parent":null,"inputs":{},"fields":{},"shadow":false,"topLevel":true,"x":0,"y":0},
+      "f":{"opcode":"control_forever","next":null,"parent":"h","inputs":{"SUBSTACK":[2,"a"]},"fields":{},"shadow":false,"topLevel":false},
+      "a":{"opcode":"data_addtolist","next":null,"parent":"f","inputs":{"ITEM":[3,[13,"L","lL"],[10,""]]},"fields":{"LIST":["L","lL"]},"shadow":false,"topLevel":false}
+    }"#;
+    let img = image_of(&sprite_project(blocks, "{}", r#"{"lL":["L",["ab"]]}"#));
+    let max = 1000;
+    let cfg = Config { ticks_per_frame: 50, max_string_len: max, ..Config::default() };
+    let mut vm = Vm::new(img, cfg).expect("vm");
+    vm.step_frame(&[Input::GreenFlag]);
+    for _ in 0..3 {
+        vm.step_frame(&[]);
+    }
+    let o = vm.observe();
+    let items = &o.sprites[0].lists[0].1;
+    assert!(items.len() > 20, "the loop ran: {} items", items.len());
+    let lens: Vec<usize> = items.iter().map(|v| v.to_string().len()).collect();
+    // Item k (from 0) is the text of items 0..k: "ab", "ab", "ab ab", "ab ab ab ab", ... until
+    // the budget cuts it.
+    assert_eq!(&lens[..4], &[2, 2, 5, 11]);
+    assert!(lens.iter().all(|&n| n <= max), "{lens:?}");
+    assert_eq!(*lens.last().unwrap(), max, "{lens:?}");
+}

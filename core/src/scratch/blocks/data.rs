@@ -3,6 +3,7 @@
 
 use alloc::string::String;
 
+use crate::scratch::blocks::operators::truncate_to;
 use crate::scratch::image::{Slot, Sop};
 use crate::scratch::value::cast::{self, to_list_index, ListIndex};
 use crate::scratch::value::Value;
@@ -75,10 +76,13 @@ impl Vm {
         }
     }
 
-    /// `data_listcontents`: items joined by spaces, or without when all are single letters.
+    /// `data_listcontents`: items joined by spaces, or without when all are single letters;
+    /// bounded by the string budget like `join`, so a list that holds its own contents cannot
+    /// grow without limit.
     pub(crate) fn list_contents(&self, t: u32, s: Slot) -> Value {
         let l = self.list(t, s);
         let single = l.iter().all(|v| matches!(v, Value::Str(x) if x.encode_utf16().count() == 1));
+        let max = self.cfg.max_string_len;
         let mut out = String::new();
         for (k, v) in l.iter().enumerate() {
             if k > 0 && !single {
@@ -86,6 +90,9 @@ impl Vm {
             }
             if !matches!(v, Value::Undefined) {
                 cast::with_str(v, |x| out.push_str(x));
+            }
+            if truncate_to(&mut out, max) {
+                break;
             }
         }
         Value::string(out)

@@ -83,20 +83,29 @@ pub fn random(from: &Value, to: &Value, rng: &mut Mulberry32) -> Value {
     }
 }
 
-/// `join`, bounded by the string budget.
-/// `join`, built in `buf` (a scratch buffer the caller keeps, so only the result allocates).
+/// `join`, bounded by the string budget, built in `buf` (a scratch buffer the caller keeps, so
+/// only the result allocates).
 pub fn join(buf: &mut String, a: &Value, b: &Value, max: usize) -> Value {
     buf.clear();
     cast::with_str(a, |x| buf.push_str(x));
     cast::with_str(b, |x| buf.push_str(x));
-    if buf.len() > max {
-        let mut cut = max;
-        while !buf.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        buf.truncate(cut);
-    }
+    truncate_to(buf, max);
     Value::str(buf)
+}
+
+/// Cut `s` to at most `max` bytes at a character boundary (the string budget,
+/// [`Config::max_string_len`](crate::scratch::vm::Config::max_string_len)). Returns whether it
+/// cut.
+pub fn truncate_to(s: &mut String, max: usize) -> bool {
+    if s.len() <= max {
+        return false;
+    }
+    let mut cut = max;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    s.truncate(cut);
+    true
 }
 
 /// UTF-16 code units of a string (JavaScript string indexing).
