@@ -666,8 +666,40 @@ def makeymakey():
     return p, {"frames": 95, "seed": 1, "events": ev}
 
 
+def video():
+    """Video sensing without a camera (headless): no frame is ever analysed, so motion and
+    direction are -1 on the stage and on sprites; `when video motion > n` is `-1 > n`, checked
+    every frame (edge-activated: it fires once while true); turning the video on or off and its
+    transparency change nothing observable."""
+    p = Project()
+    p.extensions = ["videoSensing"]
+    s = p.stage
+    s.list("log")
+    s.var("fired", 0)
+    spr = p.sprite("Cam")
+
+    def on(attr, subj):
+        return B("videoSensing_videoOn", {"ATTRIBUTE": Menu("videoSensing_menu_ATTRIBUTE", "ATTRIBUTE", attr),
+                                          "SUBJECT": Menu("videoSensing_menu_SUBJECT", "SUBJECT", subj)})
+
+    def when(ref):
+        return B("videoSensing_whenMotionGreaterThan", {"REFERENCE": ref})
+
+    spr.script(flag(), B("videoSensing_videoToggle", {"VIDEO_STATE": Menu("videoSensing_menu_VIDEO_STATE", "VIDEO_STATE", "on")}),
+               B("videoSensing_setVideoTransparency", {"TRANSPARENCY": 20}),
+               add("log", on("motion", "sprite")), add("log", on("direction", "sprite")),
+               add("log", on("motion", "stage")), add("log", on("direction", "stage")),
+               wait(0.1), add("log", op("add", on("motion", "sprite"), 1)))
+    spr.script(when(-5), chg("fired", 1), add("log", "motion > -5"))
+    spr.script(when(10), add("log", "motion > 10"))
+    s.script(when("abc"), add("log", "motion > abc"))
+    s.script(when(-1), add("log", "motion > -1"))
+    return p, {"frames": 8, "seed": 1, "events": [{"frame": 0, "action": "green_flag"},
+                                                  {"frame": 5, "action": "green_flag"}]}
+
+
 GOLDENS = {"input_order": input_order, "monitors": monitors, "operators": operators, "lists": lists, "control": control, "clones": clones,
-           "events": events, "makeymakey": makeymakey, "music": music, "procedures": procedures, "sensing": sensing, "random": randomness}
+           "events": events, "makeymakey": makeymakey, "music": music, "procedures": procedures, "sensing": sensing, "random": randomness, "video": video}
 
 
 def main(names):

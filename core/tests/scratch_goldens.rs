@@ -90,8 +90,14 @@ fn check(name: &str) {
     assert_eq!(want.len(), ours.len(), "{name}: frame count");
     assert_eq!(meta["md5"].as_str(), Some(gobo::md5::hex(&project).as_str()), "{name}: md5");
     let end: Json = serde_json::from_str(&end_line(&vm)).expect("end line is JSON");
-    let reference_end = reference.last().expect("end line");
-    assert_eq!(reference_end, &end, "{name}: end line");
+    let mut reference_end = reference.last().expect("end line").clone();
+    // `stubUnimplemented` names renderer members the harness's stub renderer lacks (video
+    // sensing asks for `_allDrawables`, then finds no camera frame and reports -1 without
+    // using it): a diagnostic of the harness, not of the project, so gobo has no such field.
+    if let Some(e) = reference_end.get_mut("end").and_then(Json::as_object_mut) {
+        e.remove("stubUnimplemented");
+    }
+    assert_eq!(reference_end, end, "{name}: end line");
 }
 
 macro_rules! goldens {
@@ -115,7 +121,8 @@ goldens!(
     operators,
     procedures,
     random,
-    sensing
+    sensing,
+    video
 );
 
 /// The monitor threads evaluate each visible monitor once per frame, after the threads that
@@ -173,7 +180,8 @@ fn every_golden_folder_has_a_test() {
             "operators",
             "procedures",
             "random",
-            "sensing"
+            "sensing",
+            "video"
         ]
     );
 }

@@ -9,6 +9,7 @@ pub mod looks;
 pub mod makeymakey;
 pub mod motion;
 pub mod music;
+pub mod offline;
 pub mod operators;
 pub mod pen;
 pub mod procedures;
@@ -35,7 +36,8 @@ impl Vm {
             | Sop::HatGreater(_)
             | Sop::HatTouching
             | Sop::HatMakeyKey
-            | Sop::HatMakeyCode => {}
+            | Sop::HatMakeyCode
+            | Sop::HatVideoMotion => {}
             Sop::Unimplemented | Sop::Nop => {
                 for k in 0..args.len() {
                     self.arg_in(img, args, k, t);
@@ -103,6 +105,7 @@ impl Vm {
             Sop::Call { .. } => self.exec_call(op, args, t),
             Sop::Pen(p) => self.exec_pen(*p, args, t),
             Sop::Music(m) => self.exec_music(*m, args, t),
+            Sop::Speak => self.exec_speak(args, t),
             Sop::AskAndWait | Sop::ResetTimer | Sop::SetDragMode(_) => {
                 self.exec_sensing(op, args, t)
             }

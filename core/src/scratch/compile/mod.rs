@@ -306,6 +306,7 @@ impl Compiler {
                 "control_start_as_clone" => Hat::StartAsClone,
                 "makeymakey_whenMakeyKeyPressed" => Hat::MakeyKey,
                 "makeymakey_whenCodePressed" => Hat::MakeyCode,
+                "videoSensing_whenMotionGreaterThan" => Hat::VideoMotion,
                 _ => continue,
             };
             let top = self.alloc_stmt(&mut cx, bi, None)?;
@@ -460,6 +461,7 @@ impl Compiler {
                 "event_whentouchingobject" => (Sop::HatTouching, vec!["TOUCHINGOBJECTMENU"]),
                 "makeymakey_whenMakeyKeyPressed" => (Sop::HatMakeyKey, vec!["KEY"]),
                 "makeymakey_whenCodePressed" => (Sop::HatMakeyCode, vec!["SEQUENCE"]),
+                "videoSensing_whenMotionGreaterThan" => (Sop::HatVideoMotion, vec!["REFERENCE"]),
                 _ => (Sop::Hat, Vec::new()),
             },
             Kind::Reporter(..) | Kind::Unknown => {

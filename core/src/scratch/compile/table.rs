@@ -34,7 +34,8 @@ pub(super) fn classify(opcode: &str) -> Kind {
         | "control_start_as_clone"
         | "procedures_definition"
         | "makeymakey_whenMakeyKeyPressed"
-        | "makeymakey_whenCodePressed" => Kind::Hat,
+        | "makeymakey_whenCodePressed"
+        | "videoSensing_whenMotionGreaterThan" => Kind::Hat,
         // motion
         "motion_movesteps" => S(Sop::MoveSteps, &["STEPS"]),
         "motion_turnright" => S(Sop::TurnRight, &["DEGREES"]),
@@ -201,6 +202,16 @@ pub(super) fn classify(opcode: &str) -> Kind {
         "music_setTempo" => S(Sop::Music(MusicOp::SetTempo), &["TEMPO"]),
         "music_changeTempo" => S(Sop::Music(MusicOp::ChangeTempo), &["TEMPO"]),
         "music_getTempo" => R(Rop::Tempo, &[]),
+        // extensions that need a camera or a network service: what they do without one
+        // (docs/scratch-blocks.md)
+        "videoSensing_videoOn" => R(Rop::VideoOn, &["ATTRIBUTE", "SUBJECT"]),
+        "videoSensing_videoToggle" => S(Sop::Nop, &["VIDEO_STATE"]),
+        "videoSensing_setVideoTransparency" => S(Sop::Nop, &["TRANSPARENCY"]),
+        "text2speech_speakAndWait" => S(Sop::Speak, &["WORDS"]),
+        "text2speech_setVoice" => S(Sop::Nop, &["VOICE"]),
+        "text2speech_setLanguage" => S(Sop::Nop, &["LANGUAGE"]),
+        "translate_getTranslate" => R(Rop::Translate, &["WORDS", "LANGUAGE"]),
+        "translate_getViewerLanguage" => R(Rop::ViewerLanguage, &[]),
         _ => Kind::Unknown,
     }
 }

@@ -17,7 +17,7 @@ pub use ops::{Hat, Rop, Sop};
 pub use skin::{Skin, SkinBitmap, SkinFault};
 
 /// Version of the image layout; bumped on every incompatible change.
-pub const IMAGE_VERSION: u32 = 4;
+pub const IMAGE_VERSION: u32 = 5;
 
 /// Index of a statement in [`Image::stmts`].
 pub type StmtId = u32;

@@ -31,6 +31,8 @@ pub enum Hat {
     MakeyKey,
     /// `makeymakey_whenCodePressed` (edge-activated; predicate in the hat statement).
     MakeyCode,
+    /// `videoSensing_whenMotionGreaterThan` (edge-activated; predicate in the hat statement).
+    VideoMotion,
     /// `procedures_definition`: not started by events.
     Procedure,
     /// A hat with no implementation, or a loose top-level block: never started.
@@ -121,6 +123,8 @@ pub enum Sop {
     HatMakeyKey,
     /// `makeymakey_whenCodePressed` predicate `[SEQUENCE]`.
     HatMakeyCode,
+    /// `videoSensing_whenMotionGreaterThan` predicate `[REFERENCE]`.
+    HatVideoMotion,
     /// A block with no implementation: its inputs are evaluated, nothing else happens.
     Unimplemented,
     /// An implemented block with no observable effect here (sounds, pen): inputs evaluated.
@@ -275,12 +279,18 @@ pub enum Sop {
     // ---- music (extension `music_*`)
     /// A music block; inputs as listed on [`MusicOp`].
     Music(MusicOp),
+    // ---- text to speech (extension `text2speech_*`)
+    /// `text2speech_speakAndWait` `[WORDS]`: with no speech service, waits for the next frame.
+    Speak,
 }
 
 impl Hat {
     /// Checked every frame by `runtime._step` (an edge-activated hat).
     pub fn is_edge_activated(&self) -> bool {
-        matches!(self, Hat::GreaterThan | Hat::Touching | Hat::MakeyKey | Hat::MakeyCode)
+        matches!(
+            self,
+            Hat::GreaterThan | Hat::Touching | Hat::MakeyKey | Hat::MakeyCode | Hat::VideoMotion
+        )
     }
 }
 
@@ -289,7 +299,12 @@ impl Sop {
     pub fn is_hat(&self) -> bool {
         matches!(
             self,
-            Sop::Hat | Sop::HatGreater(_) | Sop::HatTouching | Sop::HatMakeyKey | Sop::HatMakeyCode
+            Sop::Hat
+                | Sop::HatGreater(_)
+                | Sop::HatTouching
+                | Sop::HatMakeyKey
+                | Sop::HatMakeyCode
+                | Sop::HatVideoMotion
         )
     }
 }
@@ -449,4 +464,11 @@ pub enum Rop {
     Counter,
     /// `music_getTempo`
     Tempo,
+    /// `videoSensing_videoOn` `[ATTRIBUTE, SUBJECT]`: with no camera, -1.
+    VideoOn,
+    /// `translate_getTranslate` `[WORDS, LANGUAGE]`: with no translation service, the words
+    /// when they are all digits, else the empty string.
+    Translate,
+    /// `translate_getViewerLanguage`: the viewer's language name (`English`).
+    ViewerLanguage,
 }

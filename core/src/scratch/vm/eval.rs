@@ -216,6 +216,7 @@ impl Vm {
             }
             Rop::Counter => Value::Num(self.counter),
             Rop::Tempo => self.tempo(),
+            Rop::VideoOn | Rop::Translate | Rop::ViewerLanguage => self.eval_offline(op, args, t),
             _ => self.eval_sensing(op, args, t),
         }
     }

@@ -216,6 +216,8 @@ pub struct Vm {
     /// Whether any script starts with an edge-activated hat (else the per-frame hat pass over
     /// every target finds nothing and is skipped).
     pub(crate) has_edge_hats: bool,
+    /// Threads waiting in `speak and wait`, resumed at the start of the next frame.
+    pub(crate) speech: Vec<u64>,
     /// The Makey Makey extension's key buffer and sequences.
     pub(crate) makey: crate::scratch::blocks::makeymakey::MakeyState,
     /// Registers written by hoisted input evaluations ([`crate::scratch::image::Hoist`]).
@@ -305,6 +307,7 @@ impl Vm {
             quicks,
             has_edge_hats,
             makey,
+            speech: Vec::new(),
             regs: alloc::vec![Value::Undefined; img.registers as usize],
             monitor_values: alloc::vec![Value::Undefined; img.monitors.len()],
             pen_layer: None,

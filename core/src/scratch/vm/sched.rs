@@ -26,6 +26,7 @@ pub(crate) enum HatSel<'a> {
     StartAsClone,
     MakeyKey,
     MakeyCode,
+    VideoMotion,
 }
 
 impl HatSel<'_> {
@@ -38,7 +39,8 @@ impl HatSel<'_> {
             | (HatSel::Touching, Hat::Touching)
             | (HatSel::StartAsClone, Hat::StartAsClone)
             | (HatSel::MakeyKey, Hat::MakeyKey)
-            | (HatSel::MakeyCode, Hat::MakeyCode) => true,
+            | (HatSel::MakeyCode, Hat::MakeyCode)
+            | (HatSel::VideoMotion, Hat::VideoMotion) => true,
             (HatSel::Key(k), Hat::Key(h))
             | (HatSel::Broadcast(k), Hat::Broadcast(h))
             | (HatSel::Backdrop(k), Hat::Backdrop(h)) => eq_upper(k, h),
@@ -60,7 +62,11 @@ impl HatSel<'_> {
     fn edge(&self) -> bool {
         matches!(
             self,
-            HatSel::GreaterThan | HatSel::Touching | HatSel::MakeyKey | HatSel::MakeyCode
+            HatSel::GreaterThan
+                | HatSel::Touching
+                | HatSel::MakeyKey
+                | HatSel::MakeyCode
+                | HatSel::VideoMotion
         )
     }
 }
@@ -84,6 +90,7 @@ impl Vm {
         }
         self.fire_timeouts();
         self.makey_fire_timers();
+        self.resolve_speech();
         self.step();
         self.draw_frame();
         self.frame += 1;
@@ -462,7 +469,7 @@ impl Vm {
                     None => false,
                 }
             }
-            Sop::HatMakeyKey | Sop::HatMakeyCode => {
+            Sop::HatMakeyKey | Sop::HatMakeyCode | Sop::HatVideoMotion => {
                 let a = img.args.get(img.stmts[top as usize].args as usize).copied();
                 let v = match a {
                     Some(a) => self.eval(a, t),
@@ -470,7 +477,8 @@ impl Vm {
                 };
                 match img.stmts[top as usize].op {
                     Sop::HatMakeyKey => self.makey_key_hat(&v),
-                    _ => self.makey_code_hat(&v),
+                    Sop::HatMakeyCode => self.makey_code_hat(&v),
+                    _ => crate::scratch::blocks::offline::motion_greater_than(&v),
                 }
             }
             _ => false,
@@ -511,6 +519,7 @@ impl Vm {
             // Extension hats are registered after the core ones.
             self.start_hats(HatSel::MakeyKey, None);
             self.start_hats(HatSel::MakeyCode, None);
+            self.start_hats(HatSel::VideoMotion, None);
         }
         self.redraw = false;
         self.step_threads();
