@@ -96,6 +96,18 @@ fn clones_moving_allocate_nothing_per_frame() {
     assert!(moves >= 300.0 * 100.0, "the clones moved: {moves}");
 }
 
+#[test]
+fn music_rests_drums_and_notes_allocate_nothing_per_frame() {
+    // A forever loop of drum, tempo change, rest, note, instrument and tempo reads beside a
+    // busy counter: the stack timers live in the thread's frames, which are reused.
+    let mut vm = vm("core/tests/fixtures/scratch/music_loop.json", Config::default());
+    let n = allocations(&mut vm, 10, 100);
+    assert_eq!(n, 0, "allocations in 100 frames of music blocks");
+    let beats: f64 = global(&vm, "beats").parse().expect("beats");
+    // About 0.45 s a round at tempo 60 and up: 112 frames (3.7 s) make at least 5 rounds.
+    assert!(beats > 5.0 * 60.0, "the music loop went round: {beats}");
+}
+
 /// The documented bound for the string-heavy fixture (docs/performance.md): per frame, the
 /// joined string's `Rc<str>` and the letter's `Rc<str>` (the join is built in a reused buffer;
 /// the SAY event list, the bubble and the list keep their storage).
