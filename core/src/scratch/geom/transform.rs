@@ -51,29 +51,82 @@ pub struct Transform {
     pub inv: [f64; 6],
 }
 
-impl Transform {
-    /// The transform of a pose over a skin of `size` with `rotation_center` (stage units).
-    pub fn new(pose: &Pose, size: [f64; 2], rotation_center: [f64; 2]) -> Transform {
-        let rotation = (270.0 - pose.direction) * core::f64::consts::PI / 180.0;
+/// The part of a drawable's transform that does not depend on its position: the rotated and
+/// scaled matrix entries, the rotated offset of the rotation centre and the inverse's
+/// determinant. [`Linear::at`] adds a position; scratch-render adds the position last in each
+/// sum it stores, so splitting here changes no bit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Linear {
+    /// Model matrix entries 0, 1, 4, 5.
+    pub m: [f64; 4],
+    /// `(r0·a0) + (r4·a1)` and `(r1·a0) + (r5·a1)`: entries 12 and 13 before the position.
+    pub offset: [f64; 2],
+    /// The inverse's `1 / det`.
+    det: f64,
+}
+
+impl Linear {
+    /// The position-free part of [`Transform::new`].
+    pub fn new(
+        direction: f64,
+        scale: [f64; 2],
+        size: [f64; 2],
+        rotation_center: [f64; 2],
+    ) -> Linear {
+        let rotation = (270.0 - direction) * core::f64::consts::PI / 180.0;
         let (s, c) = jsmath::sin_and_cos(rotation);
         let (r0, r1, r4, r5) = (f32r(c), f32r(s), f32r(-s), f32r(c));
         let center = [f32r(rotation_center[0]), f32r(rotation_center[1])];
-        let [sc0, sc1] = pose.scale;
+        let [sc0, sc1] = scale;
         let a0 = f32r((center[0] - (size[0] / 2.0)) * sc0 / 100.0);
         // `* -1` in scratch-render; negation is the same value.
         let a1 = f32r(-((center[1] - (size[1] / 2.0)) * sc1 / 100.0));
         let ss0 = f32r(size[0] * sc0 / 100.0);
         let ss1 = f32r(size[1] * sc1 / 100.0);
-        let [p0, p1] = pose.position;
+        let m = [f32r(ss0 * r0), f32r(ss0 * r1), f32r(ss1 * r4), f32r(ss1 * r5)];
+        let [m00, m01, m10, _] = m;
+        // twgl.m4.inverse: t0 = m11, t1 = -m01
+        let det = 1.0 / ((m00 * m[3]) + (m10 * -m01));
+        Linear { m, offset: [(r0 * a0) + (r4 * a1), (r1 * a0) + (r5 * a1)], det }
+    }
+
+    /// The transform with the drawable at `position` (already rounded and stored as `f32`).
+    #[inline]
+    pub fn at(&self, position: [f64; 2]) -> Transform {
+        let [m00, m01, m10, m11] = self.m;
         let m = [
-            f32r(ss0 * r0),
-            f32r(ss0 * r1),
-            f32r(ss1 * r4),
-            f32r(ss1 * r5),
-            f32r((r0 * a0) + (r4 * a1) + p0),
-            f32r((r1 * a0) + (r5 * a1) + p1),
+            m00,
+            m01,
+            m10,
+            m11,
+            f32r(self.offset[0] + position[0]),
+            f32r(self.offset[1] + position[1]),
         ];
-        Transform { m, inv: inverse(&m) }
+        Transform { m, inv: inverse(&m, self.det) }
+    }
+
+    /// A convex-hull point's stage position before the translation: `hull_point` is
+    /// `f32r(offset + m12)`, `f32r(offset + m13)` of this (see [`Transform::hull_point`]).
+    #[inline]
+    pub fn hull_offset(&self, point: [f64; 2], size: [f64; 2]) -> [f64; 2] {
+        let [v0, v1] = hull_v(point, size);
+        let [m0, m1, m4, m5] = self.m;
+        [(v0 * m0) + (v1 * m4), (v0 * m1) + (v1 * m5)]
+    }
+}
+
+/// A hull point (skin pixel grid, +y down) in the unit square, as `f32`.
+#[inline]
+fn hull_v(point: [f64; 2], size: [f64; 2]) -> [f64; 2] {
+    let half_x = 1.0 / size[0] / 2.0;
+    let half_y = 1.0 / size[1] / 2.0;
+    [f32r(0.5 + (-point[0] / size[0]) - half_x), f32r((point[1] / size[1]) - 0.5 + half_y)]
+}
+
+impl Transform {
+    /// The transform of a pose over a skin of `size` with `rotation_center` (stage units).
+    pub fn new(pose: &Pose, size: [f64; 2], rotation_center: [f64; 2]) -> Transform {
+        Linear::new(pose.direction, pose.scale, size, rotation_center).at(pose.position)
     }
 
     /// The box of the transformed skin rectangle (`Rectangle.initFromModelMatrix`).
@@ -87,10 +140,7 @@ impl Transform {
     /// A convex-hull point (skin pixel grid, +y down) in stage space
     /// (`_getTransformedHullPoints`).
     pub fn hull_point(&self, point: [f64; 2], size: [f64; 2]) -> [f64; 2] {
-        let half_x = 1.0 / size[0] / 2.0;
-        let half_y = 1.0 / size[1] / 2.0;
-        let v0 = f32r(0.5 + (-point[0] / size[0]) - half_x);
-        let v1 = f32r((point[1] / size[1]) - 0.5 + half_y);
+        let [v0, v1] = hull_v(point, size);
         let [m0, m1, m4, m5, m12, m13] = self.m;
         [f32r((v0 * m0) + (v1 * m4) + m12), f32r((v0 * m1) + (v1 * m5) + m13)]
     }
@@ -112,12 +162,12 @@ impl Transform {
 }
 
 /// `twgl.m4.inverse` of the affine model matrix (entries 2, 3, 6, 7, 8, 9, 11, 14 are 0 and
-/// 10, 15 are 1), keeping its operation order; stored as `f32`.
-fn inverse(m: &[f64; 6]) -> [f64; 6] {
+/// 10, 15 are 1), keeping its operation order, with `d = 1 / det` from [`Linear::new`];
+/// stored as `f32`.
+fn inverse(m: &[f64; 6], d: f64) -> [f64; 6] {
     let [m00, m01, m10, m11, m30, m31] = *m;
     let t0 = m11;
     let t1 = -m01;
-    let d = 1.0 / ((m00 * t0) + (m10 * t1));
     [
         f32r(d * t0),
         f32r(d * t1),

@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 
 use crate::scratch::geom::mip::mip_index;
 use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, HullScratch};
-use crate::scratch::geom::transform::Pose;
-use crate::scratch::geom::{Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
+use crate::scratch::geom::transform::{Linear, Pose};
+use crate::scratch::geom::{f32r, Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
 use crate::scratch::image::{Skin, SkinBitmap};
 use crate::scratch::render::effects::{Effects, PIXELATE, SHAPE};
 use crate::scratch::value::cast::to_str_value;
@@ -24,8 +24,15 @@ const GHOST: usize = 6;
 #[derive(Clone, Debug, Default)]
 pub struct DrawCache {
     /// The pose and costume the transform was computed for.
-    xf_key: Option<(Pose, u32)>,
+    xf_key: Option<PoseKey>,
     xf: Option<Transform>,
+    /// The direction, scale and skin the position-free part was computed for (only the
+    /// translation changes while a sprite moves).
+    lin_key: Option<PoseKey>,
+    lin: Option<Linear>,
+    /// The hull's extremes before the translation (min x, max x, min y, max y of
+    /// [`Linear::hull_offset`]) for `lin` and the current hull; `None`: not computed yet.
+    extremes: Option<[f64; 4]>,
     /// The costume and visibility the hull was computed for.
     hull_key: Option<(u32, bool)>,
     /// A shape effect was set since the hull was made (`setConvexHullDirty`).
@@ -33,8 +40,38 @@ pub struct DrawCache {
     /// Hull points in skin units (+y down); empty: no hull (hidden or no opaque pixel).
     hull: Vec<[f64; 2]>,
     /// The transform key the hull bounds were computed for.
-    bounds_key: Option<(Pose, u32)>,
+    bounds_key: Option<PoseKey>,
     bounds: Option<Rect>,
+}
+
+/// A cache key: the bits of a pose's position, direction and scale and the skin (bits, so
+/// that `-0` and `0`, which can give different transforms, are different keys). For the
+/// position-free part the position is left zero.
+#[derive(Clone, Copy, Debug, Eq)]
+struct PoseKey([u64; 5], u32);
+
+impl PartialEq for PoseKey {
+    /// Word by word, without branches (a derived `==` on the array calls `memcmp`, which
+    /// costs more than the rest of a cache hit).
+    #[inline]
+    fn eq(&self, o: &PoseKey) -> bool {
+        let [a0, a1, a2, a3, a4] = self.0;
+        let [b0, b1, b2, b3, b4] = o.0;
+        ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3) | (a4 ^ b4) | u64::from(self.1 ^ o.1)) == 0
+    }
+}
+
+impl PoseKey {
+    fn new(pose: &Pose, skin: u32) -> PoseKey {
+        let [x, y] = pose.position;
+        let [s0, s1] = pose.scale;
+        PoseKey([x, y, pose.direction, s0, s1].map(f64::to_bits), skin)
+    }
+
+    fn linear(pose: &Pose, skin: u32) -> PoseKey {
+        let [s0, s1] = pose.scale;
+        PoseKey([0, 0, pose.direction.to_bits(), s0.to_bits(), s1.to_bits()], skin)
+    }
 }
 
 impl DrawCache {
@@ -125,20 +162,41 @@ impl Vm {
         Pose::new(i.x, i.y, direction, scale)
     }
 
-    /// The instance's transform (cached).
+    /// The instance's transform (cached; the position-free part is cached apart, so a move
+    /// costs only the translation).
     pub(crate) fn transform(&mut self, t: u32) -> Option<Transform> {
         let skin = self.skin_index(t)?;
-        let key = (self.pose(t), skin);
+        let pose = self.pose(t);
+        if !self.cfg.geometry_cache {
+            let s = &self.img.skins[skin as usize];
+            return Some(Transform::new(&pose, s.size, s.rotation_center));
+        }
+        let key = PoseKey::new(&pose, skin);
         let cache = &self.insts[t as usize].draw;
         if cache.xf_key == Some(key) {
             return cache.xf;
         }
-        let s = &self.img.skins[skin as usize];
-        let xf = Transform::new(&key.0, s.size, s.rotation_center);
+        let xf = self.linear(t, &pose, skin).at(pose.position);
         let cache = &mut self.insts[t as usize].draw;
         cache.xf_key = Some(key);
         cache.xf = Some(xf);
         Some(xf)
+    }
+
+    /// The position-free part of the transform for `pose` (cached).
+    fn linear(&mut self, t: u32, pose: &Pose, skin: u32) -> Linear {
+        let key = PoseKey::linear(pose, skin);
+        let cache = &self.insts[t as usize].draw;
+        if let (Some(lin), true) = (cache.lin, cache.lin_key == Some(key)) {
+            return lin;
+        }
+        let s = &self.img.skins[skin as usize];
+        let lin = Linear::new(pose.direction, pose.scale, s.size, s.rotation_center);
+        let cache = &mut self.insts[t as usize].draw;
+        cache.lin_key = Some(key);
+        cache.lin = Some(lin);
+        cache.extremes = None;
+        lin
     }
 
     /// Asks a costume's skin for the texture at `scale` (percent): an SVG skin makes that
@@ -229,6 +287,7 @@ impl Vm {
         cache.hull_key = Some(key);
         cache.hull_dirty = false;
         cache.bounds_key = None;
+        cache.extremes = None;
     }
 
     /// The bounds of the transformed hull, or the model box when there is no hull.
@@ -238,16 +297,53 @@ impl Vm {
         if i.draw.hull.is_empty() {
             return Some(xf.aabb());
         }
+        let size = self.img.skins[self.skin_index(t)? as usize].size;
+        if !self.cfg.geometry_cache {
+            return Some(Rect::from_points(i.draw.hull.iter().map(|&p| xf.hull_point(p, size))));
+        }
         let key = i.draw.xf_key;
         if i.draw.bounds_key.is_some() && i.draw.bounds_key == key {
             return i.draw.bounds;
         }
-        let size = self.img.skins[self.skin_index(t)? as usize].size;
-        let r = Rect::from_points(i.draw.hull.iter().map(|&p| xf.hull_point(p, size)));
+        let r = self.shifted_extremes(t, size, &xf).unwrap_or_else(|| {
+            let hull = &self.insts[t as usize].draw.hull;
+            Rect::from_points(hull.iter().map(|&p| xf.hull_point(p, size)))
+        });
         let cache = &mut self.insts[t as usize].draw;
         cache.bounds_key = key;
         cache.bounds = Some(r);
         Some(r)
+    }
+
+    /// The hull bounds from the cached extremes plus the translation: every hull point is
+    /// `f32r(offset + m12)` (and `m13` for y), which never decreases as `offset` grows, so the
+    /// smallest and largest points are those of the smallest and largest offsets: the same
+    /// values as [`Rect::from_points`] over every point. `None` (compute point by point)
+    /// where a value is not finite or zero (whose sign would depend on the points' order).
+    fn shifted_extremes(&mut self, t: u32, size: [f64; 2], xf: &Transform) -> Option<Rect> {
+        let draw = &self.insts[t as usize].draw;
+        let lin = draw.lin?;
+        let e = match draw.extremes {
+            Some(e) => e,
+            None => {
+                let mut e = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY];
+                for &p in &draw.hull {
+                    let [x, y] = lin.hull_offset(p, size);
+                    e = [e[0].min(x), e[1].max(x), e[2].min(y), e[3].max(y)];
+                }
+                self.insts[t as usize].draw.extremes = Some(e);
+                e
+            }
+        };
+        let [m12, m13] = [xf.m[4], xf.m[5]];
+        let r = Rect {
+            left: f32r(e[0] + m12),
+            right: f32r(e[1] + m12),
+            bottom: f32r(e[2] + m13),
+            top: f32r(e[3] + m13),
+        };
+        let ok = |v: f64| v.is_finite() && v != 0.0;
+        (ok(r.left) && ok(r.right) && ok(r.bottom) && ok(r.top)).then_some(r)
     }
 
     /// `renderer.getBounds`: computes the hull if needed.

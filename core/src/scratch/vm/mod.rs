@@ -58,6 +58,10 @@ pub struct Config {
     /// behaviour is the same either way; `false` sends every block through the general
     /// path, which the differential tests compare against.
     pub fuse: bool,
+    /// Keep each drawable's transform, its position-free part and its hull bounds between
+    /// queries (`vm::drawable`). Observable behaviour is the same either way; `false`
+    /// recomputes them on every query, which the differential tests compare against.
+    pub geometry_cache: bool,
 }
 
 impl Default for Config {
@@ -73,6 +77,7 @@ impl Default for Config {
             max_list_len: 200_000,
             max_string_len: 1 << 24,
             fuse: true,
+            geometry_cache: true,
         }
     }
 }
