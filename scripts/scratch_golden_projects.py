@@ -689,7 +689,9 @@ def video():
                B("videoSensing_setVideoTransparency", {"TRANSPARENCY": 20}),
                add("log", on("motion", "sprite")), add("log", on("direction", "sprite")),
                add("log", on("motion", "stage")), add("log", on("direction", "stage")),
-               wait(0.1), add("log", op("add", on("motion", "sprite"), 1)))
+               wait(0.1), add("log", op("add", on("motion", "sprite"), 1)),
+               B("control_create_clone_of", {"CLONE_OPTION": Menu("control_create_clone_of_menu", "CLONE_OPTION", "_myself_")}))
+    # A clone copies its parent's previous hat values (`makeClone`): the hat does not fire for it.
     spr.script(when(-5), chg("fired", 1), add("log", "motion > -5"))
     spr.script(when(10), add("log", "motion > 10"))
     s.script(when("abc"), add("log", "motion > abc"))
