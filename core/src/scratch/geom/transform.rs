@@ -34,11 +34,26 @@ pub fn js_round(x: f64) -> f64 {
     if !x.is_finite() {
         return x;
     }
-    let f = libm::floor(x);
+    let f = floor(x);
     if x - f >= 0.5 {
         f + 1.0
     } else {
         f
+    }
+}
+
+/// `libm::floor`, inline for the common case: below 2^52 truncating to an integer is exact
+/// (zero, whose sign `floor` keeps, is returned as it is).
+#[inline]
+fn floor(x: f64) -> f64 {
+    if !(libm::fabs(x) < 4_503_599_627_370_496.0) || x == 0.0 {
+        return libm::floor(x);
+    }
+    let t = x as i64 as f64;
+    if t > x {
+        t - 1.0
+    } else {
+        t
     }
 }
 
@@ -176,4 +191,27 @@ fn inverse(m: &[f64; 6], d: f64) -> [f64; 6] {
         f32r(d * ((m10 * m31) - (m30 * m11))),
         f32r(d * ((m30 * m01) - (m00 * m31))),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_equals_libm_floor() {
+        let mut xs = alloc::vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, -2.5, f64::NAN];
+        xs.extend([f64::INFINITY, f64::NEG_INFINITY, 4.5e15, -4.5e15, 9.1e15, -9.1e15, 1e300]);
+        xs.extend([f64::MIN_POSITIVE, -f64::MIN_POSITIVE, 0.999_999_999_999_999_9, -1e-300]);
+        let mut u: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..100_000 {
+            u ^= u << 13;
+            u ^= u >> 7;
+            u ^= u << 17;
+            xs.push((u as f64 / u64::MAX as f64 - 0.5) * 2000.0);
+            xs.push(f64::from_bits(u));
+        }
+        for x in xs {
+            assert_eq!(floor(x).to_bits(), libm::floor(x).to_bits(), "floor({x:e})");
+        }
+    }
 }

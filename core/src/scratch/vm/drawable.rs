@@ -165,22 +165,27 @@ impl Vm {
     /// The instance's transform (cached; the position-free part is cached apart, so a move
     /// costs only the translation).
     pub(crate) fn transform(&mut self, t: u32) -> Option<Transform> {
+        self.transform_at_pose(t).map(|(xf, _)| xf)
+    }
+
+    /// [`Vm::transform`] and the pose it is for.
+    fn transform_at_pose(&mut self, t: u32) -> Option<(Transform, Pose)> {
         let skin = self.skin_index(t)?;
         let pose = self.pose(t);
         if !self.cfg.geometry_cache {
             let s = &self.img.skins[skin as usize];
-            return Some(Transform::new(&pose, s.size, s.rotation_center));
+            return Some((Transform::new(&pose, s.size, s.rotation_center), pose));
         }
         let key = PoseKey::new(&pose, skin);
         let cache = &self.insts[t as usize].draw;
-        if cache.xf_key == Some(key) {
-            return cache.xf;
+        if let (Some(xf), true) = (cache.xf, cache.xf_key == Some(key)) {
+            return Some((xf, pose));
         }
         let xf = self.linear(t, &pose, skin).at(pose.position);
         let cache = &mut self.insts[t as usize].draw;
         cache.xf_key = Some(key);
         cache.xf = Some(xf);
-        Some(xf)
+        Some((xf, pose))
     }
 
     /// The position-free part of the transform for `pose` (cached).
@@ -365,8 +370,8 @@ impl Vm {
 
     /// `getFencedPositionOfDrawable`: where `x`, `y` ends up when kept on the stage.
     pub(crate) fn fenced_position(&mut self, t: u32, x: f64, y: f64) -> (f64, f64) {
-        let Some(xf) = self.transform(t) else { return (x, y) };
-        let [p0, p1] = self.pose(t).position;
+        let Some((xf, pose)) = self.transform_at_pose(t) else { return (x, y) };
+        let [p0, p1] = pose.position;
         let (dx, dy) = (x - p0, y - p1);
         let aabb = xf.aabb();
         let inset = libm::floor(aabb.width().min(aabb.height()) / 2.0);
