@@ -46,7 +46,7 @@ pub fn js_round(x: f64) -> f64 {
 /// (zero, whose sign `floor` keeps, is returned as it is).
 #[inline]
 fn floor(x: f64) -> f64 {
-    if !(libm::fabs(x) < 4_503_599_627_370_496.0) || x == 0.0 {
+    if x.is_nan() || libm::fabs(x) >= 4_503_599_627_370_496.0 || x == 0.0 {
         return libm::floor(x);
     }
     let t = x as i64 as f64;
