@@ -218,9 +218,9 @@ pub struct Vm {
     pub(crate) shapes: Vec<fast::Shape>,
     /// [`fast::Quick`] form of every statement.
     pub(crate) quicks: Vec<fast::Quick>,
-    /// Whether any script starts with an edge-activated hat (else the per-frame hat pass over
-    /// every target finds nothing and is skipped).
-    pub(crate) has_edge_hats: bool,
+    /// For each kind of edge-activated hat (in [`sched::EDGE_HATS`] order), whether any script
+    /// starts with one (else its per-frame pass over every target finds nothing and is skipped).
+    pub(crate) edge_hats: [bool; sched::EDGE_HATS.len()],
     /// Threads waiting in `speak and wait`, resumed at the start of the next frame.
     pub(crate) speech: Vec<u64>,
     /// The Makey Makey extension's key buffer and sequences.
@@ -265,8 +265,9 @@ impl Vm {
         } else {
             alloc::vec![fast::Quick::None; img.stmts.len()]
         };
-        let has_edge_hats =
-            img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat.is_edge_activated()));
+        let edge_hats = sched::EDGE_HATS
+            .each_ref()
+            .map(|(h, _)| img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == *h)));
         let makey = crate::scratch::blocks::makeymakey::MakeyState::new(
             img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == Hat::MakeyCode)),
         );
@@ -310,7 +311,7 @@ impl Vm {
             text_buf: String::new(),
             shapes,
             quicks,
-            has_edge_hats,
+            edge_hats,
             makey,
             speech: Vec::new(),
             regs: alloc::vec![Value::Undefined; img.registers as usize],

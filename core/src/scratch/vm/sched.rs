@@ -71,6 +71,17 @@ impl HatSel<'_> {
     }
 }
 
+/// The edge-activated hats in the order `runtime._step` starts them (the order of
+/// `runtime._hats`: the core packages', then extensions' as they were loaded; gobo puts
+/// Makey Makey before video sensing, whatever the project's extension order).
+pub(crate) const EDGE_HATS: [(Hat, HatSel<'static>); 5] = [
+    (Hat::Touching, HatSel::Touching),
+    (Hat::GreaterThan, HatSel::GreaterThan),
+    (Hat::MakeyKey, HatSel::MakeyKey),
+    (Hat::MakeyCode, HatSel::MakeyCode),
+    (Hat::VideoMotion, HatSel::VideoMotion),
+];
+
 /// `a.toUpperCase() === b` where `b` is already upper-cased.
 fn eq_upper(a: &str, b: &str) -> bool {
     if a.is_ascii() {
@@ -513,13 +524,10 @@ impl Vm {
     /// `runtime._step()`.
     fn step(&mut self) {
         self.threads.retain(|t| !t.killed);
-        if self.has_edge_hats {
-            self.start_hats(HatSel::Touching, None);
-            self.start_hats(HatSel::GreaterThan, None);
-            // Extension hats are registered after the core ones.
-            self.start_hats(HatSel::MakeyKey, None);
-            self.start_hats(HatSel::MakeyCode, None);
-            self.start_hats(HatSel::VideoMotion, None);
+        for (k, (_, sel)) in EDGE_HATS.iter().enumerate() {
+            if self.edge_hats[k] {
+                self.start_hats(*sel, None);
+            }
         }
         self.redraw = false;
         self.step_threads();
