@@ -700,8 +700,26 @@ def video():
                                                   {"frame": 5, "action": "green_flag"}]}
 
 
+def music_warp():
+    """Music timers inside a warp procedure: the rest and the note yield, and in warp mode the
+    thread goes straight back to them, checking the timer until the warp budget ends the frame
+    (1e6 checks, refvm P5); a busy counter beside it shows how far each frame got."""
+    p = Project()
+    p.extensions = ["music"]
+    s = p.stage
+    s.list("log")
+    s.var("n", 0)
+    spr = p.sprite("W")
+    spr.define("slow", [], [B("music_restForBeats", {"BEATS": 0.1}), add("log", join("warp rest ", B("sensing_timer"))),
+                            B("music_playNoteForBeats", {"NOTE": Menu("note", "NOTE", 60), "BEATS": 0.05}),
+                            add("log", join("warp note ", B("sensing_timer")))], warp=True)
+    spr.script(flag(), call(p, "slow"), add("log", "done"))
+    spr.script(flag(), forever([chg("n", 1)]))
+    return p, {"frames": 10, "seed": 1, "events": [{"frame": 0, "action": "green_flag"}]}
+
+
 GOLDENS = {"input_order": input_order, "monitors": monitors, "operators": operators, "lists": lists, "control": control, "clones": clones,
-           "events": events, "makeymakey": makeymakey, "music": music, "procedures": procedures, "sensing": sensing, "random": randomness, "video": video}
+           "events": events, "makeymakey": makeymakey, "music": music, "music_warp": music_warp, "procedures": procedures, "sensing": sensing, "random": randomness, "video": video}
 
 
 def main(names):
