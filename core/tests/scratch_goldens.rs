@@ -8,6 +8,7 @@ use gobo::scratch::compile::compile;
 use gobo::scratch::project::load;
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::trace::{end_line, run_frames};
+use gobo::scratch::vm::sound::AudioMode;
 use gobo::scratch::vm::{Config, Vm};
 use serde_json::Value as Json;
 
@@ -72,6 +73,8 @@ fn check(name: &str) {
         ticks_per_frame: meta["ticksPerFrame"].as_u64().unwrap_or(1000) as u32,
         warp_checks: meta["warpChecks"].as_u64().unwrap_or(1_000_000) as u32,
         turbo: meta["turbo"].as_bool().unwrap_or(false),
+        // The reference ran without an audio engine.
+        audio: AudioMode::None,
         ..Config::default()
     };
     let img = compile(&load(&project).expect("load")).expect("compile");

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gobo::scratch::conform::run_fixture;
+use gobo::scratch::vm::sound::AudioMode;
 use gobo::scratch::vm::Config;
 
 /// Arguments of `gobo conform`.
@@ -77,7 +78,8 @@ pub fn run(a: ConformArgs) -> ExitCode {
     for p in &a.paths {
         collect(p, &mut files);
     }
-    let cfg = Config { fps: a.fps, ..Config::default() };
+    // The reference harness has no audio engine.
+    let cfg = Config { fps: a.fps, audio: AudioMode::None, ..Config::default() };
     let (mut passed, mut failed) = (0u32, 0u32);
     for f in &files {
         let (line, verdict) = check_one(f, &cfg, a.max_frames);

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::trace::{end_line, meta_line, run_frames, MetaInfo};
+use gobo::scratch::vm::sound::AudioMode;
 use gobo::scratch::vm::{Config, Vm};
 
 /// Arguments of `gobo run`.
@@ -30,6 +31,10 @@ pub struct RunArgs {
     /// Turbo mode.
     #[arg(long)]
     pub turbo: bool,
+    /// Audio engine modelled: `timed` (the browser: `play sound until done` waits the
+    /// sound's duration) or `none` (the reference harnesses: it does not wait).
+    #[arg(long, default_value = "timed", value_parser = parse_audio)]
+    pub audio: AudioMode,
     /// Passes over the thread list per frame.
     #[arg(long, default_value_t = 1000)]
     pub ticks_per_frame: u32,
@@ -45,6 +50,11 @@ pub struct RunArgs {
     /// Where to write the trace (`-` for stdout); without it only a summary is printed.
     #[arg(long)]
     pub trace: Option<String>,
+}
+
+/// Parse `--audio`.
+pub fn parse_audio(s: &str) -> Result<AudioMode, String> {
+    AudioMode::parse(s).ok_or_else(|| format!("{s:?}: expected none or timed"))
 }
 
 /// Parse `YYYY-MM-DDTHH:MM:SS[.fff]Z` into ms since 1970.
@@ -104,6 +114,7 @@ pub fn run(a: RunArgs) -> ExitCode {
         turbo: a.turbo,
         seed: a.seed.or(sc.seed).unwrap_or(1),
         epoch_ms,
+        audio: a.audio,
         ..Config::default()
     };
     for w in &img.warnings {

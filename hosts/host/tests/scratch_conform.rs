@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use gobo::scratch::compile::compile;
 use gobo::scratch::conform::run_fixture;
 use gobo::scratch::project::load;
+use gobo::scratch::vm::sound::AudioMode;
 use gobo::scratch::vm::Config;
 
 fn fixtures() -> Option<PathBuf> {
@@ -45,7 +46,10 @@ fn execute_fixtures_pass() {
             .map_err(|e| e.to_string())
             .and_then(|p| load(&p.project_json).map_err(|e| e.to_string()))
             .and_then(|p| compile(&p).map_err(|e| e.to_string()))
-            .and_then(|img| run_fixture(img, Config::default(), 300).map_err(|e| e.to_string()));
+            .and_then(|img| {
+                run_fixture(img, Config { audio: AudioMode::None, ..Config::default() }, 300)
+                    .map_err(|e| e.to_string())
+            });
         match verdict {
             Ok(o) if o.ok() => {}
             Ok(o) => failed.push(format!("{}: {o:?}", f.display())),

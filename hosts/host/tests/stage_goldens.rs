@@ -73,6 +73,8 @@ fn agreement(
     let cfg = Config {
         seed: meta["seed"].as_u64().unwrap_or(1) as u32,
         fps: meta["fps"].as_u64().unwrap_or(30) as u32,
+        // The reference ran without an audio engine.
+        audio: gobo::scratch::vm::sound::AudioMode::None,
         ..Config::default()
     };
     let mut vm = Vm::new(img, cfg).expect("vm");

@@ -115,6 +115,7 @@ impl Vm {
         inst.original = false;
         inst.alive = true;
         inst.volume = 100.0;
+        // `_onTargetCreated` copies the sound state (effects); `sound_fx` came with the clone.
         inst.bubble = None;
         let sprite = inst.sprite as usize;
         if let Some(s) = self.clone_serials.get_mut(sprite) {

@@ -297,6 +297,8 @@ impl Vm {
                 let base =
                     if *op == Sop::ChangeVolume { self.insts[t as usize].volume } else { 0.0 };
                 self.insts[t as usize].volume = (v + base).clamp(0.0, 100.0);
+                // `_updateVolume` returns `Promise.resolve()`: yield until the next frame.
+                self.resolve_next_frame();
             }
             _ => {}
         }

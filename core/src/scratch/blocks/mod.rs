@@ -103,6 +103,16 @@ impl Vm {
             | Sop::ReplaceItemOfList(_) => self.exec_data(op, args, t),
             Sop::Broadcast | Sop::BroadcastAndWait => self.exec_events(op, args, t),
             Sop::Call { .. } => self.exec_call(op, args, t),
+            Sop::PlaySound(wait) => {
+                let menu = self.arg(args, 0, t);
+                self.play_sound(t, &menu, *wait);
+            }
+            Sop::StopAllSounds => self.stop_all_sounds(),
+            Sop::SoundEffect { change, fx } => {
+                let v = self.arg(args, 0, t);
+                self.update_sound_effect(t, *fx, &v, *change);
+            }
+            Sop::ClearSoundEffects => self.clear_sound_effects(t),
             Sop::Pen(p) => self.exec_pen(*p, args, t),
             Sop::Music(m) => self.exec_music(*m, args, t),
             Sop::Speak => self.exec_speak(args, t),

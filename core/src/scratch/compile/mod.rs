@@ -19,6 +19,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::image::ops::SoundFx;
 use super::image::{Expr, ExprId, Hat, Image, Lit, Proc, Rop, Script, Slot, Sop, Stmt, StmtId};
 use super::image::{TargetImage, IMAGE_VERSION};
 use super::project::{
@@ -146,6 +147,17 @@ fn num_or(n: Option<Num>, d: f64) -> f64 {
     n.map_or(d, Num::as_f64)
 }
 
+/// A sound's length at playback rate 1 in seconds: `sampleCount / rate` (0 if unknown).
+fn sound_secs(s: &crate::scratch::project::Sound) -> f64 {
+    let n = num_or(s.sample_count, 0.0);
+    let r = num_or(s.rate, 0.0);
+    if r > 0.0 && n.is_finite() {
+        n / r
+    } else {
+        0.0
+    }
+}
+
 fn target_header(t: &Target) -> TargetImage {
     TargetImage {
         name: t.name.clone(),
@@ -159,6 +171,7 @@ fn target_header(t: &Target) -> TargetImage {
         costumes: t.costumes.iter().map(|c| c.name.clone()).collect(),
         costume_skins: alloc::vec![None; t.costumes.len()],
         sounds: t.sounds.iter().map(|s| s.name.clone()).collect(),
+        sound_secs: t.sounds.iter().map(sound_secs).collect(),
         x: num_or(t.x, 0.0),
         y: num_or(t.y, 0.0),
         size: num_or(t.size, 100.0),
@@ -489,6 +502,14 @@ impl Compiler {
             Sop::GoForwardBackward(_) => {
                 Sop::GoForwardBackward(field_text(b, "FORWARD_BACKWARD") == "forward")
             }
+            Sop::SoundEffect { change, .. } => Sop::SoundEffect {
+                change,
+                fx: match field_text(b, "EFFECT").to_lowercase().as_str() {
+                    "pitch" => Some(SoundFx::Pitch),
+                    "pan" => Some(SoundFx::Pan),
+                    _ => None,
+                },
+            },
             Sop::SetDragMode(_) => Sop::SetDragMode(field_text(b, "DRAG_MODE") == "draggable"),
             Sop::Stop(_) => Sop::Stop(match field_text(b, "STOP_OPTION").as_str() {
                 "all" => super::image::ops::StopKind::All,

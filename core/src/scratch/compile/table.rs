@@ -85,13 +85,13 @@ pub(super) fn classify(opcode: &str) -> Kind {
         | "motion_scroll_up"
         | "motion_align_scene" => S(Sop::Nop, &["CHANGE", "STRETCH", "DISTANCE", "ALIGNMENT"]),
         "motion_xscroll" | "motion_yscroll" | "sensing_userid" => R(Rop::Nothing, &[]),
-        // sound: no audio engine, so these only evaluate their inputs
-        "sound_play"
-        | "sound_playuntildone"
-        | "sound_stopallsounds"
-        | "sound_seteffectto"
-        | "sound_changeeffectby"
-        | "sound_cleareffects" => S(Sop::Nop, &["SOUND_MENU", "VALUE"]),
+        // sound (see vm::sound)
+        "sound_play" => S(Sop::PlaySound(false), &["SOUND_MENU"]),
+        "sound_playuntildone" => S(Sop::PlaySound(true), &["SOUND_MENU"]),
+        "sound_stopallsounds" => S(Sop::StopAllSounds, &[]),
+        "sound_seteffectto" => S(Sop::SoundEffect { change: false, fx: None }, &["VALUE"]),
+        "sound_changeeffectby" => S(Sop::SoundEffect { change: true, fx: None }, &["VALUE"]),
+        "sound_cleareffects" => S(Sop::ClearSoundEffects, &[]),
         "sound_setvolumeto" => S(Sop::SetVolume, &["VOLUME"]),
         "sound_changevolumeby" => S(Sop::ChangeVolume, &["VOLUME"]),
         "sound_volume" => R(Rop::Volume, &[]),

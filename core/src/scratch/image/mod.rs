@@ -17,7 +17,7 @@ pub use ops::{Hat, Rop, Sop};
 pub use skin::{Skin, SkinBitmap, SkinFault};
 
 /// Version of the image layout; bumped on every incompatible change.
-pub const IMAGE_VERSION: u32 = 5;
+pub const IMAGE_VERSION: u32 = 6;
 
 /// Index of a statement in [`Image::stmts`].
 pub type StmtId = u32;
@@ -118,6 +118,9 @@ pub struct TargetImage {
     pub costume_skins: Vec<Option<u32>>,
     /// Sound names, in order.
     pub sounds: Vec<String>,
+    /// Duration of each sound at playback rate 1, in seconds (parallel to `sounds`):
+    /// `sampleCount / rate` from the project, 0 when either is missing or zero.
+    pub sound_secs: Vec<f64>,
     /// Initial state.
     pub x: f64,
     /// Initial y.

@@ -62,6 +62,15 @@ pub enum Effect {
 pub const EFFECT_NAMES: [&str; 7] =
     ["color", "fisheye", "whirl", "pixelate", "mosaic", "brightness", "ghost"];
 
+/// Sound effects (per-target state), in scratch-vm's `DEFAULT_SOUND_STATE` key order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SoundFx {
+    /// pitch, -360..360 (tenths of a semitone)
+    Pitch = 0,
+    /// pan left/right, -100..100
+    Pan = 1,
+}
+
 /// Options of `control_stop`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StopKind {
@@ -243,6 +252,20 @@ pub enum Sop {
     AskAndWait,
     /// no inputs
     ResetTimer,
+    /// `sound_play` (false) / `sound_playuntildone` (true): `[SOUND_MENU]`
+    PlaySound(bool),
+    /// `sound_stopallsounds`
+    StopAllSounds,
+    /// `sound_seteffectto` / `sound_changeeffectby` (`change`): `[VALUE]`, the effect field
+    /// (`None`: not pitch or pan)
+    SoundEffect {
+        /// change by (true) or set to (false)
+        change: bool,
+        /// the effect
+        fx: Option<SoundFx>,
+    },
+    /// `sound_cleareffects`
+    ClearSoundEffects,
     /// drag mode field: true for draggable
     SetDragMode(bool),
     // ---- data

@@ -75,8 +75,6 @@ fn is_leaf(op: &Sop) -> bool {
             | Sop::SetSize
             | Sop::GoToFrontBack(_)
             | Sop::GoForwardBackward(_)
-            | Sop::SetVolume
-            | Sop::ChangeVolume
             | Sop::IncrCounter
             | Sop::Pen(_)
             | Sop::ClearCounter

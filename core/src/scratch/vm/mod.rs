@@ -16,6 +16,7 @@ pub mod io;
 pub mod observe;
 pub mod random;
 pub mod sched;
+pub mod sound;
 pub mod target;
 pub mod thread;
 
@@ -62,6 +63,10 @@ pub struct Config {
     /// queries (`vm::drawable`). Observable behaviour is the same either way; `false`
     /// recomputes them on every query, which the differential tests compare against.
     pub geometry_cache: bool,
+    /// The audio engine modelled: [`sound::AudioMode::Timed`] (the browser, default) or
+    /// [`sound::AudioMode::None`] (the reference harnesses: `play sound until done` does not
+    /// wait).
+    pub audio: sound::AudioMode,
 }
 
 impl Default for Config {
@@ -78,6 +83,7 @@ impl Default for Config {
             max_string_len: 1 << 24,
             fuse: true,
             geometry_cache: true,
+            audio: sound::AudioMode::Timed,
         }
     }
 }
@@ -233,6 +239,8 @@ pub struct Vm {
     pub(crate) pen_layer: Option<crate::scratch::pen::PenLayer>,
     /// Size of the pen layer to allocate.
     pub(crate) pen_size: [u32; 2],
+    /// Sound players and sound waits ([`sound`]).
+    pub(crate) sounds: sound::Sounds,
 }
 
 pub(crate) fn lit_value(l: &Lit) -> Value {
@@ -318,6 +326,7 @@ impl Vm {
             monitor_values: alloc::vec![Value::Undefined; img.monitors.len()],
             pen_layer: None,
             pen_size: [480, 360],
+            sounds: sound::Sounds::new(img.targets.iter().map(|t| t.sounds.len()), cfg.audio),
             cfg,
             img: Rc::new(img),
         };
@@ -341,6 +350,7 @@ impl Vm {
                     .unwrap_or(RotationStyle::AllAround),
                 effects: [0.0; 7],
                 volume: t.volume,
+                sound_fx: [0.0; 2],
                 tempo: t.tempo,
                 instrument: 0.0,
                 vars: t.vars.iter().map(|v| lit_value(&v.1)).collect(),

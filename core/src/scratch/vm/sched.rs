@@ -102,6 +102,7 @@ impl Vm {
         self.fire_timeouts();
         self.makey_fire_timers();
         self.resolve_speech();
+        self.fire_sounds();
         self.step();
         self.draw_frame();
         self.frame += 1;
@@ -259,6 +260,8 @@ impl Vm {
                 *e = None;
             }
             self.clear_effects(t as u32);
+            // PROJECT_START: `_clearEffectsForAllTargets`.
+            self.clear_sound_effects(t as u32);
         }
         self.start_hats(HatSel::Flag, None);
     }
@@ -280,9 +283,12 @@ impl Vm {
                 self.timeouts.retain(|t| t.seq != last);
             }
         }
+        // PROJECT_STOP_ALL: `stopAllSounds`, `_clearEffectsForAllTargets`.
+        self.stop_all_sounds();
         let targets = core::mem::take(&mut self.targets);
         let mut keep = Vec::with_capacity(targets.len());
         for t in targets {
+            self.clear_sound_effects(t);
             self.clear_effects(t);
             if self.insts[t as usize].original {
                 keep.push(t);
@@ -307,6 +313,7 @@ impl Vm {
     pub(crate) fn dispose_clone(&mut self, t: u32) {
         self.clone_count = self.clone_count.saturating_sub(1);
         self.stop_for_target(t, None);
+        self.stop_waiting_sounds(t, true);
         self.exec.retain(|&x| x != t);
         self.targets.retain(|&x| x != t);
         let inst = &mut self.insts[t as usize];
@@ -321,7 +328,8 @@ impl Vm {
 
     /// `runtime.stopForTarget(target, exception)`.
     pub(crate) fn stop_for_target(&mut self, t: u32, except: Option<u64>) {
-        // STOP_FOR_TARGET: questions of the target are dropped.
+        // STOP_FOR_TARGET: the target's waited-on sounds stop, its questions are dropped.
+        self.stop_waiting_sounds(t, false);
         let asking = self.questions.front().is_some_and(|q| q.target == t);
         self.questions.retain(|q| q.target != t);
         if asking {

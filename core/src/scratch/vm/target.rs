@@ -80,6 +80,8 @@ pub struct Instance {
     pub effects: [f64; 7],
     /// Volume.
     pub volume: f64,
+    /// Sound effects: pitch, pan (`Scratch.sound` custom state).
+    pub sound_fx: [f64; 2],
     /// Tempo (stage).
     pub tempo: f64,
     /// Music instrument, 0-based (`Scratch.music` custom state; clones copy it).
