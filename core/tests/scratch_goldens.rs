@@ -75,6 +75,8 @@ fn check(name: &str) {
         turbo: meta["turbo"].as_bool().unwrap_or(false),
         // The reference ran without an audio engine.
         audio: AudioMode::None,
+        // ... and no GUI: mouse events go straight to the VM.
+        drag: gobo::scratch::vm::drag::DragStyle::None,
         ..Config::default()
     };
     let img = compile(&load(&project).expect("load")).expect("compile");

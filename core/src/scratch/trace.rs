@@ -251,8 +251,15 @@ pub fn meta_line(vm: &Vm, m: &MetaInfo<'_>) -> String {
     }
     let _ = write!(
         s,
-        ",\"frames\":{},\"seed\":{},\"fps\":{},\"renderer\":\"none\",\"ticksPerFrame\":{},\"warpChecks\":{},\"turbo\":{},\"audio\":\"{}\",\"epoch\":",
-        m.frames, c.seed, c.fps, c.ticks_per_frame, c.warp_checks, c.turbo, c.audio.name()
+        ",\"frames\":{},\"seed\":{},\"fps\":{},\"renderer\":\"none\",\"ticksPerFrame\":{},\"warpChecks\":{},\"turbo\":{},\"audio\":\"{}\",\"drag\":\"{}\",\"epoch\":",
+        m.frames,
+        c.seed,
+        c.fps,
+        c.ticks_per_frame,
+        c.warp_checks,
+        c.turbo,
+        c.audio.name(),
+        c.drag.name()
     );
     push_json_str(&mut s, m.epoch);
     s.push_str(

@@ -78,8 +78,13 @@ pub fn run(a: ConformArgs) -> ExitCode {
     for p in &a.paths {
         collect(p, &mut files);
     }
-    // The reference harness has no audio engine.
-    let cfg = Config { fps: a.fps, audio: AudioMode::None, ..Config::default() };
+    // The reference harness has no audio engine and no GUI (nothing drags).
+    let cfg = Config {
+        fps: a.fps,
+        audio: AudioMode::None,
+        drag: gobo::scratch::vm::drag::DragStyle::None,
+        ..Config::default()
+    };
     let (mut passed, mut failed) = (0u32, 0u32);
     for f in &files {
         let (line, verdict) = check_one(f, &cfg, a.max_frames);

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::trace::{end_line, meta_line, run_frames, MetaInfo};
+use gobo::scratch::vm::drag::DragStyle;
 use gobo::scratch::vm::sound::AudioMode;
 use gobo::scratch::vm::{Config, Vm};
 
@@ -35,6 +36,11 @@ pub struct RunArgs {
     /// sound's duration) or `none` (the reference harnesses: it does not wait).
     #[arg(long, default_value = "timed", value_parser = parse_audio)]
     pub audio: AudioMode,
+    /// How mouse events drag sprites: `player` (the browser's player: draggable sprites
+    /// follow the mouse), `editor` (any sprite, placed where dropped) or `none` (the
+    /// reference harnesses: nothing drags). See docs/stage.md.
+    #[arg(long, default_value = "player", value_parser = parse_drag)]
+    pub drag: DragStyle,
     /// Passes over the thread list per frame.
     #[arg(long, default_value_t = 1000)]
     pub ticks_per_frame: u32,
@@ -55,6 +61,11 @@ pub struct RunArgs {
 /// Parse `--audio`.
 pub fn parse_audio(s: &str) -> Result<AudioMode, String> {
     AudioMode::parse(s).ok_or_else(|| format!("{s:?}: expected none or timed"))
+}
+
+/// Parse `--drag`.
+pub fn parse_drag(s: &str) -> Result<DragStyle, String> {
+    DragStyle::parse(s).ok_or_else(|| format!("{s:?}: expected player, editor or none"))
 }
 
 /// Parse `YYYY-MM-DDTHH:MM:SS[.fff]Z` into ms since 1970.
@@ -115,6 +126,7 @@ pub fn run(a: RunArgs) -> ExitCode {
         seed: a.seed.or(sc.seed).unwrap_or(1),
         epoch_ms,
         audio: a.audio,
+        drag: a.drag,
         ..Config::default()
     };
     for w in &img.warnings {

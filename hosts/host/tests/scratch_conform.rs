@@ -47,8 +47,16 @@ fn execute_fixtures_pass() {
             .and_then(|p| load(&p.project_json).map_err(|e| e.to_string()))
             .and_then(|p| compile(&p).map_err(|e| e.to_string()))
             .and_then(|img| {
-                run_fixture(img, Config { audio: AudioMode::None, ..Config::default() }, 300)
-                    .map_err(|e| e.to_string())
+                run_fixture(
+                    img,
+                    Config {
+                        audio: AudioMode::None,
+                        drag: gobo::scratch::vm::drag::DragStyle::None,
+                        ..Config::default()
+                    },
+                    300,
+                )
+                .map_err(|e| e.to_string())
             });
         match verdict {
             Ok(o) if o.ok() => {}

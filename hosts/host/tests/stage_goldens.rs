@@ -75,6 +75,8 @@ fn agreement(
         fps: meta["fps"].as_u64().unwrap_or(30) as u32,
         // The reference ran without an audio engine.
         audio: gobo::scratch::vm::sound::AudioMode::None,
+        // ... and no GUI: mouse events go straight to the VM.
+        drag: gobo::scratch::vm::drag::DragStyle::None,
         ..Config::default()
     };
     let mut vm = Vm::new(img, cfg).expect("vm");

@@ -114,6 +114,7 @@ impl Vm {
         inst.draw.set_hull_dirty();
         inst.original = false;
         inst.alive = true;
+        inst.dragging = false;
         inst.volume = 100.0;
         // `_onTargetCreated` copies the sound state (effects); `sound_fx` came with the clone.
         inst.bubble = None;

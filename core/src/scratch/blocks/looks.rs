@@ -61,6 +61,22 @@ impl Vm {
         self.render_bubble(t, had);
     }
 
+    /// `RenderedTarget.setVisible` (show/hide, and the GUI hiding a sprite it drags).
+    pub(crate) fn set_visible(&mut self, t: u32, show: bool) {
+        if t == self.stage {
+            return;
+        }
+        let had = {
+            let i = &self.insts[t as usize];
+            i.visible && i.bubble.as_ref().is_some_and(|b| !b.text.is_empty())
+        };
+        self.insts[t as usize].visible = show;
+        if show {
+            self.redraw = true;
+        }
+        self.render_bubble(t, had);
+    }
+
     fn render_bubble(&mut self, t: u32, had_drawable: bool) {
         let inst = &self.insts[t as usize];
         let shown = inst.visible && inst.bubble.as_ref().is_some_and(|b| !b.text.is_empty());
@@ -213,20 +229,7 @@ impl Vm {
                 self.last_bubble_timeout = seq;
                 self.promise_wait();
             }
-            Sop::Show | Sop::Hide => {
-                if t != self.stage {
-                    let show = *op == Sop::Show;
-                    let had = {
-                        let i = &self.insts[t as usize];
-                        i.visible && i.bubble.as_ref().is_some_and(|b| !b.text.is_empty())
-                    };
-                    self.insts[t as usize].visible = show;
-                    if show {
-                        self.redraw = true;
-                    }
-                    self.render_bubble(t, had);
-                }
-            }
+            Sop::Show | Sop::Hide => self.set_visible(t, *op == Sop::Show),
             Sop::SwitchCostume => {
                 let v = self.arg(args, 0, t);
                 self.costume_request(t, &v, false, false);

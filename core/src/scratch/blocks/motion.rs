@@ -15,8 +15,16 @@ use crate::scratch::vm::Vm;
 use super::looks::wrap_clamp;
 
 impl Vm {
-    /// `RenderedTarget.setXY`.
+    /// `RenderedTarget.setXY` (not forced: a dragged sprite stays where the mouse has it).
     pub(crate) fn set_xy(&mut self, t: u32, x: f64, y: f64) {
+        if self.insts[t as usize].dragging {
+            return;
+        }
+        self.set_xy_forced(t, x, y);
+    }
+
+    /// `RenderedTarget.setXY(x, y, true)`: also while dragged (the GUI moving it).
+    pub(crate) fn set_xy_forced(&mut self, t: u32, x: f64, y: f64) {
         if t == self.stage {
             return;
         }

@@ -492,7 +492,8 @@ impl Vm {
         self.request_mip(t, [100.0, 100.0]);
     }
 
-    /// `touching <sprite>?`: the sprite's original and clones (none are dragged here).
+    /// `touching <sprite>?`: the sprite's original and clones, except one being dragged (it
+    /// can touch others but cannot be touched while dragged).
     pub(crate) fn touching_sprite(&mut self, t: u32, name: &str) -> bool {
         let Some(first) = self.sprite_by_name(name) else { return false };
         let sprite = self.insts[first as usize].sprite;
@@ -500,7 +501,7 @@ impl Vm {
         candidates.clear();
         candidates.extend(self.exec.iter().copied().filter(|&c| {
             let i = &self.insts[c as usize];
-            i.alive && i.sprite == sprite
+            i.alive && i.sprite == sprite && !i.dragging
         }));
         let hit = self.touching_instances(t, &candidates);
         self.scratch_ids = candidates;

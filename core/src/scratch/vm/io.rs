@@ -89,6 +89,8 @@ pub struct Io {
     pub client: (f64, f64),
     /// Current answer.
     pub answer: Rc<str>,
+    /// The GUI's mouse dragging.
+    pub drag: super::drag::Drag,
 }
 
 /// A queued `ask`.

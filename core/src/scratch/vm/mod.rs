@@ -9,6 +9,7 @@
 //! (reporters), [`observe`].
 //! Block semantics live in `crate::scratch::blocks`.
 
+pub mod drag;
 pub mod drawable;
 pub mod eval;
 pub mod fast;
@@ -67,6 +68,9 @@ pub struct Config {
     /// [`sound::AudioMode::None`] (the reference harnesses: `play sound until done` does not
     /// wait).
     pub audio: sound::AudioMode,
+    /// How mouse events drag sprites: [`drag::DragStyle::Player`] (the browser's player,
+    /// default), `Editor`, or `None` (the reference harnesses: no GUI, nothing drags).
+    pub drag: drag::DragStyle,
 }
 
 impl Default for Config {
@@ -84,6 +88,7 @@ impl Default for Config {
             fuse: true,
             geometry_cache: true,
             audio: sound::AudioMode::Timed,
+            drag: drag::DragStyle::Player,
         }
     }
 }
@@ -346,6 +351,7 @@ impl Vm {
                 costume: t.costume,
                 visible: t.visible,
                 draggable: t.draggable,
+                dragging: false,
                 rotation: RotationStyle::parse(&t.rotation_style)
                     .unwrap_or(RotationStyle::AllAround),
                 effects: [0.0; 7],

@@ -100,6 +100,7 @@ impl Vm {
             self.apply(i);
         }
         self.fire_timeouts();
+        self.fire_drag_timer();
         self.makey_fire_timers();
         self.resolve_speech();
         self.fire_sounds();
@@ -136,17 +137,25 @@ impl Vm {
                 }
             }
             Input::MouseMove(x, y) => {
+                self.gui_mouse_move((*x, *y));
                 self.io.pos = (*x, *y);
-                self.post_mouse(None);
+                self.post_mouse(None, false);
             }
             Input::MouseDown(x, y) | Input::MouseUp(x, y) => {
-                if let Some(x) = x {
-                    self.io.pos.0 = *x;
+                let pos = (x.unwrap_or(self.io.pos.0), y.unwrap_or(self.io.pos.1));
+                if pos != self.io.pos {
+                    // The pointer moves there first (with the button as it was).
+                    self.gui_mouse_move(pos);
                 }
-                if let Some(y) = y {
-                    self.io.pos.1 = *y;
-                }
-                self.post_mouse(Some(matches!(input, Input::MouseDown(..))));
+                self.io.pos = pos;
+                let down = matches!(input, Input::MouseDown(..));
+                let dragged = if down {
+                    self.gui_mouse_down();
+                    false
+                } else {
+                    self.gui_mouse_up()
+                };
+                self.post_mouse(Some(down), dragged);
             }
             Input::Click(name) => {
                 let t = if name == "Stage" || name == "_stage_" {
@@ -218,7 +227,8 @@ impl Vm {
         self.insts.get_mut(inst as usize)?.vars.get_mut(k)
     }
 
-    fn post_mouse(&mut self, down: Option<bool>) {
+    /// `Mouse.postData`; `was_dragged`: the release ends a GUI drag (no click hats).
+    fn post_mouse(&mut self, down: Option<bool>, was_dragged: bool) {
         let nz = |v: f64| if v == 0.0 || v.is_nan() { f64::MIN_POSITIVE * f64::EPSILON } else { v };
         let cx = nz(self.io.pos.0 + 240.0);
         let cy = nz(180.0 - self.io.pos.1);
@@ -228,7 +238,7 @@ impl Vm {
         if let Some(d) = down {
             let prev = self.io.mouse_down;
             self.io.mouse_down = d;
-            if prev == d {
+            if prev == d || was_dragged {
                 return;
             }
             if !(cx > 0.0 && cx < 480.0 && cy > 0.0 && cy < 360.0) {

@@ -74,6 +74,8 @@ pub struct Instance {
     pub visible: bool,
     /// Draggable.
     pub draggable: bool,
+    /// Being dragged with the mouse (`RenderedTarget.dragging`): blocks do not move it.
+    pub dragging: bool,
     /// Rotation style.
     pub rotation: RotationStyle,
     /// Graphic effects in key order.
