@@ -19,15 +19,25 @@ pub struct RenderArgs {
     /// Scenario file (refvm format); default: green flag at frame 0.
     #[arg(long)]
     pub scenario: Option<PathBuf>,
-    /// Frames (0-based, after the frame's step) to write, comma separated.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// One frame (0-based, after the frame's step) to write to `-o`.
+    #[arg(long, requires = "output", conflicts_with_all = ["png_at", "png_dir"])]
+    pub frame: Option<u64>,
+    /// The PNG file for `--frame`.
+    #[arg(short = 'o', long, requires = "frame")]
+    pub output: Option<PathBuf>,
+    /// Frames (0-based, after the frame's step) to write, comma separated, as
+    /// `frame-NNNNN.png` in `--png-dir`.
+    #[arg(long, value_delimiter = ',', requires = "png_dir", required_unless_present = "frame")]
     pub png_at: Vec<u64>,
-    /// Folder for the PNGs (created if missing).
-    #[arg(long)]
-    pub png_dir: PathBuf,
+    /// Folder for the `--png-at` PNGs (created if missing).
+    #[arg(long, requires = "png_at")]
+    pub png_dir: Option<PathBuf>,
     /// Output size in pixels, WIDTHxHEIGHT (default 480x360).
-    #[arg(long, default_value = "480x360")]
+    #[arg(long, default_value = "480x360", conflicts_with = "scale")]
     pub size: String,
+    /// Scale of the 480x360 stage (2 writes 960x720).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub scale: Option<u32>,
     /// Seed of block randomness (default: the scenario's, else 1).
     #[arg(long)]
     pub seed: Option<u32>,
@@ -54,7 +64,19 @@ pub fn run(a: RenderArgs) -> ExitCode {
 }
 
 fn render_frames(a: &RenderArgs) -> Result<(), String> {
-    let (w, h) = parse_size(&a.size).ok_or_else(|| format!("--size {:?} is not WxH", a.size))?;
+    let (w, h) = match a.scale {
+        Some(k) => (480 * k, 360 * k),
+        None => parse_size(&a.size).ok_or_else(|| format!("--size {:?} is not WxH", a.size))?,
+    };
+    // Where each requested frame goes.
+    let outputs: Vec<(u64, PathBuf)> = match (a.frame, &a.output, &a.png_dir) {
+        (Some(f), Some(o), _) => vec![(f, o.clone())],
+        (_, _, Some(dir)) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            a.png_at.iter().map(|&f| (f, dir.join(format!("frame-{f:05}.png")))).collect()
+        }
+        _ => return Err("give --frame N -o FILE, or --png-at F,... --png-dir DIR".into()),
+    };
     let img = crate::project_input::load_image(&a.project)?;
     let sc = match &a.scenario {
         None => Scenario::green_flag(),
@@ -65,18 +87,19 @@ fn render_frames(a: &RenderArgs) -> Result<(), String> {
     };
     let cfg = Config { fps: a.fps, seed: a.seed.or(sc.seed).unwrap_or(1), ..Config::default() };
     let mut vm = Vm::new(img, cfg).map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(&a.png_dir).map_err(|e| format!("{}: {e}", a.png_dir.display()))?;
-    let last = a.png_at.iter().copied().max().unwrap_or(0);
+    let last = outputs.iter().map(|o| o.0).max().unwrap_or(0);
     let mut fb = Framebuffer::new(w, h);
     let mut inputs = Vec::new();
     for f in 0..=last {
         inputs.clear();
         inputs.extend(sc.at(f).map(|(_, _, input)| input.clone()));
         vm.step_frame(&inputs);
-        if a.png_at.contains(&f) {
+        if outputs.iter().any(|o| o.0 == f) {
             let Ok(()) = render(&vm, &mut fb);
-            let path = a.png_dir.join(format!("frame-{f:05}.png"));
-            write_png(&path, w, h, PixelFormat::Rgb8, fb.rgb()).map_err(|e| e.to_string())?;
+            for (_, path) in outputs.iter().filter(|o| o.0 == f) {
+                write_png(path, w, h, PixelFormat::Rgb8, fb.rgb())
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            }
         }
     }
     Ok(())

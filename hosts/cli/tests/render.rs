@@ -165,3 +165,42 @@ traces!(
     touch_color_trace: "touch_color",
     touch_layers_trace: "touch_layers"
 );
+
+/// `--frame N -o FILE` writes the same picture as `--png-at N --png-dir`, and `--scale 2` the
+/// stage at 960×720 (each stage pixel covering 2×2 output pixels, compared at the sprite-free
+/// corners with the 1× picture).
+#[test]
+fn one_frame_to_a_file_and_scaled() {
+    let dir = fixtures().join("placement");
+    let out = std::env::temp_dir().join(format!("gobo-render-one-{}", std::process::id()));
+    let gobo = |extra: &[&str]| {
+        let run = Command::new(env!("CARGO_BIN_EXE_gobo"))
+            .arg("render")
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&run.stderr));
+    };
+    let one = out.join("one.png");
+    let two = out.join("two.png");
+    let dir_out = out.join("dir");
+    std::fs::create_dir_all(&out).unwrap();
+    gobo(&["--frame", "3", "-o", one.to_str().unwrap()]);
+    gobo(&["--png-at", "3", "--png-dir", dir_out.to_str().unwrap()]);
+    gobo(&["--frame", "3", "-o", two.to_str().unwrap(), "--scale", "2"]);
+    let (w, h, a) = read_png(&one);
+    let (_, _, b) = read_png(&dir_out.join("frame-00003.png"));
+    assert_eq!((w, h), (480, 360));
+    assert_eq!(a, b, "--frame -o and --png-at give the same picture");
+    let (w2, h2, c) = read_png(&two);
+    assert_eq!((w2, h2), (960, 720));
+    // The top-left corner of the stage is backdrop in both.
+    for (x, y) in [(0usize, 0usize), (10, 5), (470, 350)] {
+        assert_eq!(c[(2 * y) * 960 + 2 * x], a[y * 480 + x], "({x}, {y})");
+    }
+    // Neither form, or both, is a usage error.
+    let bad = Command::new(env!("CARGO_BIN_EXE_gobo")).arg("render").arg(&dir).output().unwrap();
+    assert!(!bad.status.success());
+    let _ = std::fs::remove_dir_all(&out);
+}
