@@ -10,6 +10,7 @@
 
 extern crate alloc;
 
+mod clamp;
 pub mod drawing;
 pub mod image;
 pub mod kit;

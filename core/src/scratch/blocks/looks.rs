@@ -4,6 +4,7 @@
 //! change requests a redraw exactly where scratch-vm does with a renderer attached.
 #![allow(clippy::collapsible_match)] // arms mirror scratch-vm's block functions one to one
 
+use crate::clamp::clamp;
 use alloc::rc::Rc;
 
 use crate::scratch::image::ops::EFFECT_NAMES;
@@ -160,8 +161,8 @@ impl Vm {
     fn set_effect(&mut self, t: u32, name: &str, value: f64) {
         let Some(k) = EFFECT_NAMES.iter().position(|n| *n == name) else { return };
         let v = match name {
-            "ghost" => value.clamp(0.0, 100.0),
-            "brightness" => value.clamp(-100.0, 100.0),
+            "ghost" => clamp(value, 0.0, 100.0),
+            "brightness" => clamp(value, -100.0, 100.0),
             _ => value,
         };
         let inst = &mut self.insts[t as usize];
@@ -299,7 +300,7 @@ impl Vm {
                 let v = self.num_arg(args, 0, t);
                 let base =
                     if *op == Sop::ChangeVolume { self.insts[t as usize].volume } else { 0.0 };
-                self.insts[t as usize].volume = (v + base).clamp(0.0, 100.0);
+                self.insts[t as usize].volume = clamp(v + base, 0.0, 100.0);
                 // `_updateVolume` returns `Promise.resolve()`: yield until the next frame.
                 self.resolve_next_frame();
             }

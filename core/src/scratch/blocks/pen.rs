@@ -2,6 +2,7 @@
 //! sprite moves with its pen down, the colour parameters and legacy shade/hue blocks, clear
 //! and stamp. Each drawing request asks for a redraw as the extension does.
 
+use crate::clamp::clamp;
 use crate::scratch::image::ops::PenOp;
 use crate::scratch::pen::color::{hsv_to_rgb, mix_rgb, rgb_to_hsv, to_rgb_color, Hsv, Rgb};
 use crate::scratch::pen::{PenLayer, PenState};
@@ -13,7 +14,7 @@ use super::looks::wrap_clamp;
 
 /// `_setOrChangeColorParam` for one parameter name.
 fn set_param(p: &mut PenState, param: &str, value: f64, change: bool) {
-    let clamp = |v: f64| v.clamp(0.0, 100.0);
+    let clamp = |v: f64| clamp(v, 0.0, 100.0);
     match param {
         "color" => p.color = wrap_clamp(value + if change { p.color } else { 0.0 }, 0.0, 100.0),
         "saturation" => p.saturation = clamp(value + if change { p.saturation } else { 0.0 }),
@@ -137,7 +138,7 @@ impl Vm {
                 let v = self.num_arg(args, 0, t);
                 let p = self.pen_state(t);
                 let base = if op == PenOp::ChangeSize { p.diameter } else { 0.0 };
-                p.diameter = (base + v).clamp(1.0, 1200.0);
+                p.diameter = clamp(base + v, 1.0, 1200.0);
             }
             PenOp::SetShade => {
                 let v = self.num_arg(args, 0, t);

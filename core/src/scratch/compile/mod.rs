@@ -12,6 +12,7 @@ mod monitors;
 mod order;
 mod table;
 
+use crate::clamp::clamp;
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -183,7 +184,7 @@ fn target_header(t: &Target) -> TargetImage {
             let n = num_or(t.current_costume, 0.0);
             let max = t.costumes.len().saturating_sub(1) as f64;
             if n.is_finite() {
-                libm::round(n).clamp(0.0, max) as u32
+                clamp(libm::round(n), 0.0, max) as u32
             } else {
                 0
             }

@@ -3,6 +3,7 @@
 //! it to pick the texture it draws, the VM to raise a costume's silhouette level when a
 //! touching query, a hull or a draw asks for a scale. Bitmaps have one level.
 
+use crate::clamp::clamp;
 use crate::scratch::image::Skin;
 
 /// `SVGSkin.getTexture`'s MIP scale for a drawable scale of `scale_max` percent (the larger
@@ -16,7 +17,10 @@ pub fn mip_scale(scale_max: f64) -> Option<f64> {
         return None;
     }
     // +∞ asks for the largest level (`_maxTextureScale` caps it in scratch-render).
-    Some(libm::exp2(exponent.clamp(-8.0, 64.0)))
+    // An exact power of two, built from its exponent bits (`exp2` would link a 4 KiB table
+    // into kit firmware for the same value).
+    let e = clamp(exponent, -8.0, 64.0) as i64;
+    Some(f64::from_bits(((e + 1023) as u64) << 52))
 }
 
 /// The index into `skin.levels` of the level used at `scale` (percent, x and y): for a

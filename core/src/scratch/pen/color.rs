@@ -1,6 +1,7 @@
 //! scratch-vm's colour utilities (`util/color.js`, `Cast.toRgbColorObject`): HSV ⇄ RGB with
 //! its flooring and wrapping rules, mixing, and the colour argument of pen and sensing blocks.
 
+use crate::clamp::clamp;
 use crate::scratch::value::cast::to_number;
 use crate::scratch::value::Value;
 
@@ -99,8 +100,8 @@ pub fn hsv_to_rgb(hsv: Hsv) -> Rgb {
     if h < 0.0 {
         h += 360.0;
     }
-    let s = hsv.s.clamp(0.0, 1.0);
-    let v = hsv.v.clamp(0.0, 1.0);
+    let s = clamp(hsv.s, 0.0, 1.0);
+    let v = clamp(hsv.v, 0.0, 1.0);
     let i = libm::floor(h / 60.0);
     let f = h / 60.0 - i;
     let p = v * (1.0 - s);

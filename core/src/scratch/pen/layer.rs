@@ -3,6 +3,7 @@
 //! coverage is the line shader's (`sprite.frag`, `DRAW_MODE_line`), blended with
 //! `ONE, ONE_MINUS_SRC_ALPHA`. Allocated by the VM only once a pen block runs.
 
+use crate::clamp::clampf;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -128,9 +129,9 @@ impl PenLayer {
                 let px = col as f32 + 0.5 - ox;
                 let along = n.0 * px + n.1 * py;
                 let across = n.0 * py - n.1 * px;
-                let beyond = along - along.clamp(0.0, flen);
+                let beyond = along - clampf(along, 0.0, flen);
                 let dist = libm::sqrtf(beyond * beyond + across * across);
-                let cover = (1.0 - (dist - half)).clamp(0.0, 1.0);
+                let cover = clampf(1.0 - (dist - half), 0.0, 1.0);
                 if cover > 0.0 {
                     let s = [premul[0] * cover, premul[1] * cover, premul[2] * cover, a * cover];
                     self.blend(col, row, s);
@@ -143,7 +144,7 @@ impl PenLayer {
 /// A 0..1 float as an 8-bit normalized value (round to nearest, as GL stores colours).
 #[inline]
 pub(crate) fn unorm8(v: f32) -> u8 {
-    let v = v.clamp(0.0, 1.0) * 255.0 + 0.5;
+    let v = clampf(v, 0.0, 1.0) * 255.0 + 0.5;
     v as u8
 }
 

@@ -2,6 +2,8 @@
 //! uniforms from `ShaderManager.EFFECT_INFO`): the texture-coordinate effects (mosaic,
 //! pixelate, whirl, fisheye) and the colour effects (color, brightness, ghost).
 
+use crate::clamp::{clamp, clampf};
+
 /// Effect bits (`ShaderManager.EFFECT_INFO[..].mask`), in scratch-vm's effect order.
 pub const COLOR: u8 = 1;
 /// fisheye
@@ -53,7 +55,7 @@ impl Effects {
                 bits |= 1 << k;
             }
         }
-        let mosaic = js_round((libm::fabs(v[4]) + 10.0) / 10.0).clamp(1.0, 512.0);
+        let mosaic = clamp(js_round((libm::fabs(v[4]) + 10.0) / 10.0), 1.0, 512.0);
         Effects {
             bits,
             color: (v[0] / 200.0) % 1.0,
@@ -61,8 +63,8 @@ impl Effects {
             whirl: -v[2] * core::f64::consts::PI / 180.0,
             pixelate: libm::fabs(v[3]) / 10.0,
             mosaic,
-            brightness: v[5].clamp(-100.0, 100.0) / 100.0,
-            ghost: 1.0 - v[6].clamp(0.0, 100.0) / 100.0,
+            brightness: clamp(v[5], -100.0, 100.0) / 100.0,
+            ghost: 1.0 - clamp(v[6], 0.0, 100.0) / 100.0,
         }
     }
 
@@ -148,9 +150,9 @@ impl Effects {
         if self.bits & (COLOR | BRIGHTNESS) != 0 {
             let a = c[3] + EPSILON;
             let mut rgb = [
-                (c[0] / a).clamp(0.0, 1.0),
-                (c[1] / a).clamp(0.0, 1.0),
-                (c[2] / a).clamp(0.0, 1.0),
+                clampf(c[0] / a, 0.0, 1.0),
+                clampf(c[1] / a, 0.0, 1.0),
+                clampf(c[2] / a, 0.0, 1.0),
             ];
             if self.bits & COLOR != 0 {
                 let mut hsv = rgb_to_hsv(rgb);
@@ -171,9 +173,9 @@ impl Effects {
             if self.bits & BRIGHTNESS != 0 {
                 let b = self.brightness as f32;
                 rgb = [
-                    (rgb[0] + b).clamp(0.0, 1.0),
-                    (rgb[1] + b).clamp(0.0, 1.0),
-                    (rgb[2] + b).clamp(0.0, 1.0),
+                    clampf(rgb[0] + b, 0.0, 1.0),
+                    clampf(rgb[1] + b, 0.0, 1.0),
+                    clampf(rgb[2] + b, 0.0, 1.0),
                 ];
             }
             c = [rgb[0] * a, rgb[1] * a, rgb[2] * a, c[3]];
@@ -217,9 +219,9 @@ fn rgb_to_hsv(c: [f32; 3]) -> [f32; 3] {
 /// The shader's `convertHSV2RGB`.
 fn hsv_to_rgb(hsv: [f32; 3]) -> [f32; 3] {
     let h = hsv[0];
-    let r = (libm::fabsf(h * 6.0 - 3.0) - 1.0).clamp(0.0, 1.0);
-    let g = (2.0 - libm::fabsf(h * 6.0 - 2.0)).clamp(0.0, 1.0);
-    let b = (2.0 - libm::fabsf(h * 6.0 - 4.0)).clamp(0.0, 1.0);
+    let r = clampf(libm::fabsf(h * 6.0 - 3.0) - 1.0, 0.0, 1.0);
+    let g = clampf(2.0 - libm::fabsf(h * 6.0 - 2.0), 0.0, 1.0);
+    let b = clampf(2.0 - libm::fabsf(h * 6.0 - 4.0), 0.0, 1.0);
     let c = hsv[2] * hsv[1];
     [r * c + hsv[2] - c, g * c + hsv[2] - c, b * c + hsv[2] - c]
 }

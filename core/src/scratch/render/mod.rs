@@ -16,6 +16,7 @@ pub mod effects;
 pub mod frame;
 pub mod touch;
 
+use crate::clamp::clamp;
 use alloc::vec::Vec;
 
 use embedded_graphics::pixelcolor::Rgb888;
@@ -131,9 +132,9 @@ pub(crate) fn stamp(layer: &mut PenLayer, d: &Drawable<'_>) {
     let (kx, ky) = (w / 480.0, h / 360.0);
     let [l, r, b, t] = d.bounds;
     let c0 = libm::floor((l + 240.0) * kx).max(0.0) as usize;
-    let c1 = libm::ceil((r + 240.0) * kx).clamp(0.0, w) as usize;
+    let c1 = clamp(libm::ceil((r + 240.0) * kx), 0.0, w) as usize;
     let r0 = libm::floor((180.0 - t) * ky).max(0.0) as usize;
-    let r1 = libm::ceil((180.0 - b) * ky).clamp(0.0, h) as usize;
+    let r1 = clamp(libm::ceil((180.0 - b) * ky), 0.0, h) as usize;
     for row in r0..r1 {
         let y = 180.0 - (row as f64 + 0.5) / ky;
         for col in c0..c1 {

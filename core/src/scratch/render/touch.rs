@@ -7,6 +7,7 @@
 //! (pixel centres, the shader's arithmetic, composited over the opaque black clear colour).
 //! The sprite's own ghost effect is ignored; its other effects apply, the candidates' all do.
 
+use crate::clamp::clamp;
 use alloc::vec::Vec;
 
 use crate::scratch::geom::f32r;
@@ -182,8 +183,8 @@ fn transform_color(e: &Effects, c: &mut [u8; 4], with_ghost: bool) {
 fn silhouette_nearest(t: &SkinBitmap, u: f64, v: f64) -> [u8; 4] {
     let x = libm::floor(u * f64::from(t.width.saturating_sub(1)));
     let y = libm::floor(v * f64::from(t.height.saturating_sub(1)));
-    let x = x.clamp(0.0, f64::from(t.width.saturating_sub(1))) as usize;
-    let y = y.clamp(0.0, f64::from(t.height.saturating_sub(1))) as usize;
+    let x = clamp(x, 0.0, f64::from(t.width.saturating_sub(1))) as usize;
+    let y = clamp(y, 0.0, f64::from(t.height.saturating_sub(1))) as usize;
     let i = (y * t.width as usize + x) * 4;
     match t.rgba.get(i..i + 4) {
         Some(p) => {
@@ -375,10 +376,10 @@ impl Vm {
         // `_touchingBounds`: the fast bounds clamped to the stage, snapped.
         let b = fast.get(t as usize).copied().flatten().unwrap_or(d.bounds);
         let mine = Rect::snapped([
-            b[0].clamp(-240.0, 240.0),
-            b[1].clamp(-240.0, 240.0),
-            b[2].clamp(-180.0, 180.0),
-            b[3].clamp(-180.0, 180.0),
+            clamp(b[0], -240.0, 240.0),
+            clamp(b[1], -240.0, 240.0),
+            clamp(b[2], -180.0, 180.0),
+            clamp(b[3], -180.0, 180.0),
         ]);
         if mine.right - mine.left == 0.0 || mine.top - mine.bottom == 0.0 {
             return false;

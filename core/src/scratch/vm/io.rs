@@ -2,6 +2,7 @@
 //! devices scratch-vm keeps for them: keyboard, mouse, the question queue and the virtual
 //! `setTimeout` queue used by say/think-for-secs (refvm P6).
 
+use crate::clamp::clamp;
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -196,5 +197,5 @@ pub fn js_round(x: f64) -> f64 {
 
 /// scratch-vm's mouse coordinate from a client coordinate, as the harness posts it.
 pub fn mouse_scratch(client: f64, scale: f64, size: f64, lo: f64, hi: f64) -> f64 {
-    js_round((scale * ((client / size) - 0.5)).clamp(lo, hi))
+    js_round(clamp(scale * ((client / size) - 0.5), lo, hi))
 }

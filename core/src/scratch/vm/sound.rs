@@ -15,6 +15,7 @@
 //! sprites have no sound bank, so playing and stopping do nothing and nothing waits; effect
 //! state is still kept, clamped and copied to clones.
 
+use crate::clamp::clamp;
 use alloc::vec::Vec;
 
 pub use crate::scratch::image::ops::SoundFx;
@@ -271,7 +272,7 @@ impl Vm {
         };
         let cur = &mut self.insts[t as usize].sound_fx[fx as usize];
         let n = if change { *cur + value } else { value };
-        *cur = n.clamp(min, max);
+        *cur = clamp(n, min, max);
         self.sync_sound_effects(t);
         self.resolve_next_frame();
     }
