@@ -1,7 +1,10 @@
 // Build-script support shared by the board crates (`include!`d by their `build.rs`): puts the
 // board's `memory.x` on the linker path, links with cortex-m-rt's `link.x`, and copies the
-// program image to embed into OUT_DIR as `image.bin`: `$GOBO_KIT_IMAGE` if set, else
-// `firmware/images/sample.bin`.
+// program image to embed into OUT_DIR as `image.bin`: `$GOBO_KIT_IMAGE` if set and not empty,
+// else `firmware/images/sample.bin`. It also sets `cfg(gobo_program = "scratch")` when the
+// image's header says Scratch (kind byte 1), so the board links only the player it needs (the
+// Scratch VM and the XLogo emulator do not both fit 256 KiB of flash); anything else, including
+// an image the kit will reject, gets the XLogo player.
 
 fn prepare_board_build() {
     use std::path::PathBuf;
@@ -16,11 +19,14 @@ fn prepare_board_build() {
 
     println!("cargo:rerun-if-env-changed=GOBO_KIT_IMAGE");
     let image = match env::var_os("GOBO_KIT_IMAGE") {
-        Some(path) => PathBuf::from(path),
-        None => manifest.join("../images/sample.bin"),
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => manifest.join("../images/sample.bin"),
     };
     println!("cargo:rerun-if-changed={}", image.display());
     let bytes = fs::read(&image)
         .unwrap_or_else(|e| panic!("cannot read program image {}: {e}", image.display()));
+    println!("cargo::rustc-check-cfg=cfg(gobo_program, values(\"scratch\", \"xlogo\"))");
+    let scratch = bytes.len() > 6 && bytes.starts_with(b"GOBO") && bytes[6] == 1;
+    println!("cargo::rustc-cfg=gobo_program=\"{}\"", if scratch { "scratch" } else { "xlogo" });
     fs::write(out.join("image.bin"), bytes).expect("write image.bin");
 }

@@ -11,11 +11,16 @@
 pub mod app;
 pub mod input;
 pub mod pack;
+pub mod program;
+pub mod scratch;
 pub mod screen;
 pub mod xlogo;
 
-pub use app::{App, Shown};
+use crate::image::ProgramKind;
+
+pub use app::App;
 pub use input::{Buttons, KeyMapper, Keys};
+pub use program::{AnyProgram, BootError, Program, Shown};
 
 /// Colour depth of a kit's display.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,9 +63,10 @@ pub struct Kit {
     pub display: DisplaySpec,
     /// Flash the board has for firmware plus image, in bytes.
     pub flash_bytes: u32,
-    /// Flash the firmware itself takes (code, fonts, tables), rounded up from the measured size
-    /// in `docs/firmware.md`; the rest of [`Kit::flash_bytes`] is the image budget.
-    pub firmware_flash_bytes: u32,
+    /// Flash each firmware build takes (code, fonts, tables), rounded up from the release sizes
+    /// measured in `docs/firmware.md`; the rest of [`Kit::flash_bytes`] is that build's image
+    /// budget.
+    pub firmware_flash: FirmwareFlash,
     /// RAM the board has, in bytes.
     pub ram_bytes: u32,
     /// Size of the fixed heap the firmware gives the program, in bytes.
@@ -69,10 +75,25 @@ pub struct Kit {
     pub buttons: Buttons,
 }
 
+/// Flash taken by a kit's firmware builds: a build embeds one image and links only the player
+/// for its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FirmwareFlash {
+    /// The build with the XLogo player.
+    pub xlogo: u32,
+    /// The build with the Scratch VM and stage renderer.
+    pub scratch: u32,
+}
+
 impl Kit {
-    /// Bytes of flash left for the program image.
-    pub fn image_budget(&self) -> u32 {
-        self.flash_bytes.saturating_sub(self.firmware_flash_bytes)
+    /// Bytes of flash left for a program image of `kind` (the firmware that plays it takes
+    /// the rest).
+    pub fn image_budget(&self, kind: ProgramKind) -> u32 {
+        let firmware = match kind {
+            ProgramKind::Scratch => self.firmware_flash.scratch,
+            ProgramKind::XLogo | ProgramKind::Drawing => self.firmware_flash.xlogo,
+        };
+        self.flash_bytes.saturating_sub(firmware)
     }
 }
 
@@ -83,9 +104,9 @@ pub const LM3S6965: Kit = Kit {
     name: "Stellaris LM3S6965 EVB (QEMU lm3s6965evb)",
     display: DisplaySpec { width: 128, height: 64, depth: ColorDepth::Gray4 },
     flash_bytes: 256 * 1024,
-    firmware_flash_bytes: 160 * 1024,
+    firmware_flash: FirmwareFlash { xlogo: 128 * 1024, scratch: 244 * 1024 },
     ram_bytes: 64 * 1024,
-    heap_bytes: 40 * 1024,
+    heap_bytes: 44 * 1024,
     buttons: Buttons::GAMEPAD,
 };
 
@@ -97,7 +118,7 @@ pub const CLUE: Kit = Kit {
     name: "Adafruit CLUE (nRF52840)",
     display: DisplaySpec { width: 240, height: 240, depth: ColorDepth::Rgb565 },
     flash_bytes: 0xED000 - 0x26000,
-    firmware_flash_bytes: 128 * 1024,
+    firmware_flash: FirmwareFlash { xlogo: 128 * 1024, scratch: 248 * 1024 },
     ram_bytes: 256 * 1024,
     heap_bytes: 160 * 1024,
     buttons: Buttons::AB,

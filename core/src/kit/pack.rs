@@ -7,8 +7,10 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::xlogo::XLogoProgram;
-use super::Kit;
+use super::{scratch, Kit};
 use crate::image::{self, ImageError, ProgramKind, HEADER_LEN};
+use crate::scratch::image::Image as ScratchImage;
+use crate::scratch::vm::{Vm, VmError};
 use crate::xlogo::{self, CodeError, CodeInput, TaskError};
 
 /// Why a program could not be packed for a kit.
@@ -26,6 +28,8 @@ pub enum PackError {
     Task(TaskError),
     /// The XLogo code does not parse.
     Code(CodeError),
+    /// The VM refuses the compiled Scratch project.
+    Scratch(VmError),
     /// The envelope could not be written.
     Image(ImageError),
     /// The image does not fit the kit's flash budget.
@@ -56,6 +60,7 @@ impl fmt::Display for PackError {
             Self::Unsupported { kind, why } => write!(f, "cannot pack {kind} programs: {why}"),
             Self::Task(e) => write!(f, "task: {e}"),
             Self::Code(e) => write!(f, "code: {e}"),
+            Self::Scratch(e) => write!(f, "scratch: {e}"),
             Self::Image(e) => e.fmt(f),
             Self::TooLarge { kit, size, budget, parts } => {
                 write!(
@@ -84,6 +89,8 @@ impl core::error::Error for PackError {}
 /// A packed image and what it is made of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Packed {
+    /// The kind of program.
+    pub kind: ProgramKind,
     /// The program image bytes.
     pub image: Vec<u8>,
     /// The image's parts: (what, bytes), largest first; they add up to the image size.
@@ -109,15 +116,50 @@ pub fn pack_xlogo(task: &str, code: &str) -> Result<Packed, PackError> {
     let framing = image.len().saturating_sub(task.len() + code.len());
     parts.push((alloc::format!("header ({HEADER_LEN}) and length prefixes"), framing));
     parts.sort_by_key(|p| core::cmp::Reverse(p.1));
-    Ok(Packed { image, parts })
+    Ok(Packed { kind: ProgramKind::XLogo, image, parts })
 }
 
-/// Packing a Scratch project needs the Scratch VM's program image (issue 2), not in this build.
-pub fn pack_scratch() -> Result<Packed, PackError> {
-    Err(PackError::Unsupported {
-        kind: ProgramKind::Scratch,
-        why: "the Scratch program-image payload is not implemented in this build yet",
-    })
+/// Packs a compiled Scratch project (with its costume skins) for `kit`: the skins are converted
+/// for the kit's display ([`scratch::fit_skins`], `divisor` 1 for full display resolution, 2 for
+/// half, ...), and the VM must accept the result with the kit's budgets. The parts are the
+/// largest costumes' pixels and the rest of the compiled project.
+pub fn pack_scratch(mut image: ScratchImage, kit: &Kit, divisor: u32) -> Result<Packed, PackError> {
+    scratch::fit_skins(&mut image, kit, divisor);
+    Vm::new(image.clone(), scratch::config(kit)).map_err(PackError::Scratch)?;
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for (k, skin) in image.skins.iter().enumerate() {
+        let bytes = skin.levels.iter().map(|l| l.rgba.len()).sum();
+        parts.push((alloc::format!("costume {} pixels", costume_name(&image, k)), bytes));
+    }
+    let bytes = image::encode_payload(ProgramKind::Scratch, &image).map_err(PackError::Image)?;
+    parts.sort_by_key(|p| core::cmp::Reverse(p.1));
+    if parts.len() > MAX_PARTS {
+        let rest: usize = parts.drain(MAX_PARTS..).map(|p| p.1).sum();
+        parts.push((String::from("other costume pixels"), rest));
+    }
+    let pixels: usize = parts.iter().map(|p| p.1).sum();
+    parts.push((
+        String::from("scripts, variables and the rest"),
+        bytes.len().saturating_sub(pixels),
+    ));
+    parts.sort_by_key(|p| core::cmp::Reverse(p.1));
+    Ok(Packed { kind: ProgramKind::Scratch, image: bytes, parts })
+}
+
+/// Parts named one by one in a [`Packed`] (the rest are summed).
+const MAX_PARTS: usize = 6;
+
+/// `Target/costume` of the first costume that uses skin `k`.
+fn costume_name(image: &ScratchImage, k: usize) -> String {
+    for t in &image.targets {
+        for (c, skin) in t.costume_skins.iter().enumerate() {
+            if *skin == Some(k as u32) {
+                let costume = t.costumes.get(c).map_or("?", String::as_str);
+                return alloc::format!("{}/{}", t.name, costume);
+            }
+        }
+    }
+    alloc::format!("#{k}")
 }
 
 /// Packing a drawing is refused: the DrawingBench rasterizer (`crate::drawing::raster`) paints
@@ -133,7 +175,7 @@ pub fn pack_drawing() -> Result<Packed, PackError> {
 
 /// Checks a packed image against `kit`'s flash budget and, given a heap estimate, its heap.
 pub fn check_budgets(kit: &Kit, packed: &Packed, heap_estimate: usize) -> Result<(), PackError> {
-    let budget = kit.image_budget() as usize;
+    let budget = kit.image_budget(packed.kind) as usize;
     if packed.image.len() > budget {
         return Err(PackError::TooLarge {
             kit: kit.id,

@@ -29,6 +29,13 @@ use nrf52840_hal::Timer;
 /// The program image chosen at build time (`GOBO_KIT_IMAGE`, default `images/sample.bin`).
 static IMAGE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/image.bin"));
 
+/// The player for the embedded image's kind (set by the build script; see
+/// `firmware/kit/build_support.rs`).
+#[cfg(gobo_program = "scratch")]
+type Player = gobo::kit::scratch::Player;
+#[cfg(not(gobo_program = "scratch"))]
+type Player = gobo::kit::xlogo::Player;
+
 /// The nRF52840 core clock.
 const CORE_HZ: u32 = 64_000_000;
 
@@ -111,7 +118,7 @@ fn main() -> ! {
 
     let mut board = Clue { tft, a, b };
     clock::start(&mut core.SYST, CORE_HZ, FPS);
-    gobo_kit::run(&mut board, &CLUE, IMAGE, &HEAP)
+    gobo_kit::run::<Player, _>(&mut board, &CLUE, IMAGE, &HEAP)
 }
 
 #[exception]

@@ -5,7 +5,7 @@ use core::fmt;
 
 use embedded_graphics::pixelcolor::Rgb888;
 use embedded_graphics::prelude::*;
-use gobo::kit::{App, Buttons, Kit};
+use gobo::kit::{App, Buttons, Kit, Program};
 
 use crate::clock;
 use crate::heap::PeakHeap;
@@ -31,18 +31,21 @@ pub trait Board {
     fn log(&mut self, line: fmt::Arguments<'_>);
 }
 
-/// Runs the kit forever: boots from `image`, then steps one frame per clock tick.
-pub fn run<B>(board: &mut B, kit: &'static Kit, image: &[u8], heap: &PeakHeap) -> !
+/// Runs the kit forever: boots from `image` with the player `P`, then steps one frame per clock
+/// tick.
+pub fn run<P, B>(board: &mut B, kit: &'static Kit, image: &[u8], heap: &PeakHeap) -> !
 where
+    P: Program,
     B: Board,
     <B::Display as DrawTarget>::Color: From<Rgb888>,
 {
     board.log(format_args!("gobo-kit: boot kit={} image={} bytes", kit.id, image.len()));
-    let mut app = App::boot(kit, image);
+    let mut app = App::<P>::boot_as(kit, image);
     if let Some(message) = app.error_message() {
         board.log(format_args!("gobo-kit: rejected: {message}"));
     }
     let mut seen = clock::ticks();
+    let mut last_buttons = Buttons::NONE;
     loop {
         let now = clock::wait_for_tick(seen);
         let due = now.wrapping_sub(seen).min(MAX_CATCH_UP);
@@ -51,6 +54,15 @@ where
         for _ in 0..due {
             let buttons = board.buttons();
             changed |= app.step(buttons);
+            if buttons != last_buttons {
+                // Logged so a host can replay the same samples on the same frames.
+                board.log(format_args!(
+                    "gobo-kit: frame={} buttons={:02x}",
+                    app.frame(),
+                    buttons.0
+                ));
+                last_buttons = buttons;
+            }
         }
         if changed {
             if app.draw(board.display()).is_err() {

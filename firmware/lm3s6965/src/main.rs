@@ -22,6 +22,13 @@ extern crate alloc;
 /// The program image chosen at build time (`GOBO_KIT_IMAGE`, default `images/sample.bin`).
 static IMAGE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/image.bin"));
 
+/// The player for the embedded image's kind (set by the build script; see
+/// `firmware/kit/build_support.rs`).
+#[cfg(gobo_program = "scratch")]
+type Player = gobo::kit::scratch::Player;
+#[cfg(not(gobo_program = "scratch"))]
+type Player = gobo::kit::xlogo::Player;
+
 /// Core clock at reset: the 200 MHz PLL divided by 16 (RCC's reset SYSDIV).
 const CORE_HZ: u32 = 12_500_000;
 
@@ -73,7 +80,7 @@ fn main() -> ! {
     let mut board =
         Lm3s6965 { oled: Oled::init(), frame: OledFramebuffer::new(), pad: Gamepad::init() };
     clock::start(&mut core.SYST, CORE_HZ, FPS);
-    gobo_kit::run(&mut board, &LM3S6965, IMAGE, &HEAP)
+    gobo_kit::run::<Player, _>(&mut board, &LM3S6965, IMAGE, &HEAP)
 }
 
 #[exception]

@@ -12,11 +12,14 @@ use cortex_m_rt::{entry, exception};
 use cortex_m_semihosting::{debug, hprintln};
 use embedded_graphics::prelude::*;
 use gobo::image::{self, ImageError, ProgramKind};
-use gobo::kit::{App, Buttons, Shown, LM3S6965};
+use gobo::kit::{xlogo, App, Buttons, Shown, LM3S6965};
 use gobo_kit::clock;
 use gobo_kit::heap::PeakHeap;
 
 use gobo_kit_lm3s6965::oled;
+
+/// The kit app as the default firmware build has it (the sample image is XLogo).
+type XLogoApp<'img> = App<'img, xlogo::Player>;
 
 #[global_allocator]
 static HEAP: PeakHeap = PeakHeap::empty();
@@ -60,7 +63,7 @@ fn damaged_images_rejected() -> TestResult {
 }
 
 fn app_shows_error_screen_for_garbage() -> TestResult {
-    let mut app = App::boot(&LM3S6965, b"not an image at all");
+    let mut app = XLogoApp::boot_as(&LM3S6965, b"not an image at all");
     check(app.step(Buttons::NONE), "first frame must draw")?;
     check(app.shown() == Shown::Error, "garbage must show the error screen")?;
     let mut fb = oled::OledFramebuffer::new();
@@ -69,7 +72,7 @@ fn app_shows_error_screen_for_garbage() -> TestResult {
 }
 
 fn diagnostics_chord_toggles() -> TestResult {
-    let mut app = App::boot(&LM3S6965, b"");
+    let mut app = XLogoApp::boot_as(&LM3S6965, b"");
     app.step(Buttons::NONE);
     check(app.step(Buttons::UP | Buttons::DOWN), "chord must redraw")?;
     check(matches!(app.shown(), Shown::Diagnostics { .. }), "chord enters diagnostics")?;
@@ -80,7 +83,7 @@ fn diagnostics_chord_toggles() -> TestResult {
 
 fn sample_image_plays_to_the_end() -> TestResult {
     let sample = include_bytes!("../../images/sample.bin");
-    let mut app = App::boot(&LM3S6965, sample);
+    let mut app = XLogoApp::boot_as(&LM3S6965, sample);
     check(app.error_message().is_none(), "sample image rejected")?;
     let mut frames = 0;
     while !app.finished() && frames < 2_000 {

@@ -1,5 +1,6 @@
-//! `gobo pack` end to end: writes a decodable XLogo image, refuses what it cannot pack without
-//! writing anything, and names the kits.
+//! `gobo pack` end to end: writes decodable XLogo and Scratch images (the checked-in kit sample
+//! `firmware/images/ball.bin` is exactly what packing its source gives), shrinks costumes that do
+//! not fit, refuses what it cannot pack without writing anything, and names the kits.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -39,14 +40,72 @@ fn packs_an_xlogo_task_for_each_kit() {
     }
 }
 
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+}
+
 #[test]
-fn refuses_scratch_unknown_kits_and_bad_code_without_writing() {
+fn packs_the_scratch_sample_as_checked_in() {
+    let out = scratch("ball.bin");
+    let run = gobo()
+        .args(["pack", "--kit", "lm3s6965", "-o"])
+        .arg(&out)
+        .arg(repo("firmware/images/src/ball"))
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(gobo::image::decode(&bytes).unwrap().kind, gobo::image::ProgramKind::Scratch);
+    let checked_in = std::fs::read(repo("firmware/images/ball.bin")).unwrap();
+    assert!(bytes == checked_in, "firmware/images/ball.bin is stale: repack it (docs/firmware.md)");
+}
+
+#[test]
+fn shrinks_costumes_until_a_scratch_project_fits() {
+    // A striped 480x360 backdrop: 240x180 RGBA pixels on the CLUE (172,800 bytes) do not fit
+    // the 160 KiB heap; half the resolution does.
+    let dir = scratch("striped");
+    std::fs::create_dir_all(&dir).unwrap();
+    let sample = repo("firmware/images/src/ball");
+    for f in ["project.json", "ball.svg"] {
+        std::fs::copy(sample.join(f), dir.join(f)).unwrap();
+    }
+    let stripes: String = (0..48)
+        .map(|i| {
+            format!(r##"<rect x="{}" width="5" height="360" fill="#{:02x}4d8f"/>"##, i * 10, i * 5)
+        })
+        .collect();
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="480" height="360">{stripes}</svg>"#
+    );
+    std::fs::write(dir.join("backdrop.svg"), svg).unwrap();
+    let out = scratch("striped.bin");
+    let run = gobo().args(["pack", "--kit", "clue", "-o"]).arg(&out).arg(&dir).output().unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(stdout.contains("costumes at 1/2 of the display's resolution to fit"), "{stdout}");
+
+    // On the emulated kit the full-resolution backdrop (85x64 RGBA pixels, 21,760 bytes) is
+    // over the 12 KiB the Scratch firmware leaves for images; half the resolution fits.
+    let run = gobo().args(["pack", "--kit", "lm3s6965", "-o"]).arg(&out).arg(&dir).output();
+    let run = run.unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(stdout.contains("costumes at 1/2 of the display's resolution to fit"), "{stdout}");
+}
+
+#[test]
+fn refuses_drawings_unknown_kits_and_bad_code_without_writing() {
     let out = scratch("refused.bin");
     let _ = std::fs::remove_file(&out);
-    let run = gobo().args(["pack", "game.sb3", "--kit", "clue", "-o"]).arg(&out).output().unwrap();
+    let run = gobo()
+        .args(["pack", "d.json", "--kind", "drawing", "--kit", "clue", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
     assert_eq!(run.status.code(), Some(1));
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(err.contains("cannot pack scratch programs: "), "{err}");
+    assert!(err.contains("cannot pack drawing programs: "), "{err}");
 
     let run = gobo().args(["pack", "t.json", "--kit", "arduino", "-o"]).arg(&out).output().unwrap();
     assert_eq!(run.status.code(), Some(2));

@@ -1,5 +1,6 @@
 //! Building the firmware workspace (`firmware/`) for the emulated kit with a chosen program
-//! image, one build at a time (the image is baked in at build time).
+//! image, one build at a time (the image is baked in at build time). Builds use the release
+//! profile: the Scratch VM fits the kit's 256 KiB of flash only size-optimised with LTO.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,7 +59,7 @@ fn cargo(args: &[&str], image: Option<&Path>) -> Vec<serde_json::Value> {
         .arg(root.join("firmware/Cargo.toml"))
         .arg("--target-dir")
         .arg(root.join("firmware/target"))
-        .args(["--target", TARGET, "--locked", "--message-format=json"]);
+        .args(["--target", TARGET, "--release", "--locked", "--message-format=json"]);
     for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR"] {
         cmd.env_remove(var);
     }

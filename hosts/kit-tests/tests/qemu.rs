@@ -153,3 +153,67 @@ fn sample_xlogo_run_plays_like_the_host_and_obeys_the_gamepad() {
     kit.wait_line(WAIT, |l| l.contains("shown=xlogo step=0/"));
     kit.keys(&[PadKey::Select], false);
 }
+
+/// The button sample the firmware logged for each frame (`gobo-kit: frame=N buttons=XX` lines,
+/// logged when the sample changes), replayed on a host app up to frame `last`.
+fn replay(log: &[String], image: &[u8], last: u32) -> App<'static> {
+    let image: &'static [u8] = Box::leak(image.to_vec().into_boxed_slice());
+    let mut changes: Vec<(u32, u8)> = Vec::new();
+    for line in log {
+        if let Some(b) = line.split_whitespace().find_map(|w| w.strip_prefix("buttons=")) {
+            changes.push((frame_of(line), u8::from_str_radix(b, 16).expect("hex buttons")));
+        }
+    }
+    let mut host = App::boot(&LM3S6965, image);
+    let mut held = 0;
+    for frame in 1..=last {
+        if let Some(&(_, b)) = changes.iter().rfind(|(f, _)| *f <= frame) {
+            held = b;
+        }
+        host.step(Buttons(held));
+    }
+    host
+}
+
+fn ball_x(app: &App<'_>) -> f64 {
+    let Some(gobo::kit::AnyProgram::Scratch(player)) = app.program() else {
+        panic!("host is not playing Scratch: {}", app.shown());
+    };
+    let o = player.vm().observe();
+    o.sprites.iter().find(|s| &*s.name == "Ball").expect("Ball").x
+}
+
+#[test]
+fn scratch_sample_runs_like_the_host_and_its_ball_follows_the_gamepad() {
+    if skip() {
+        return;
+    }
+    let ball = std::fs::read(firmware::repo_root().join("firmware/images/ball.bin")).unwrap();
+    let elf = firmware::build_with_image(&ball, "ball");
+    let mut kit = Qemu::boot(&elf, "ball", true);
+
+    // The green flag runs at boot; "Hello!" shows for two seconds, then the project only waits
+    // for keys (no thread left) and the picture stays.
+    kit.wait_line(WAIT, |l| l.contains("shown=scratch threads=1"));
+    let idle = kit.wait_line(WAIT, |l| l.contains("shown=scratch threads=0"));
+    let frames = frame_of(&idle);
+    assert!((60..=62).contains(&frames), "the bubble lasts two seconds: {idle}");
+    let before = kit.screendump("idle");
+    let host = replay(kit.log(), &ball, frames);
+    assert_eq!(ball_x(&host), -60.0);
+    assert_same("ball after the greeting", &before, &Screenshot::render(&host));
+
+    // Right on the gamepad is the right arrow: the ball moves 40 steps, drawing with its pen.
+    kit.arm_gamepad(WAIT);
+    kit.keys(&[PadKey::Right], true);
+    let pressed = frame_of(&kit.wait_line(WAIT, |l| l.contains("buttons=08")));
+    kit.wait_line(WAIT, |l| l.contains("shown=scratch") && frame_of(l) >= pressed);
+    kit.keys(&[PadKey::Right], false);
+    let released = frame_of(&kit.wait_line(WAIT, |l| l.contains("buttons=00")));
+    let after = kit.screendump("moved");
+    let host = replay(kit.log(), &ball, released);
+    assert_eq!(ball_x(&host), -20.0, "one press, one move of 40 steps");
+    assert_same("ball after right", &after, &Screenshot::render(&host));
+    let (moved, _) = after.diff(&before);
+    assert!(moved > 20, "the picture must show the move: {moved} pixels changed");
+}
