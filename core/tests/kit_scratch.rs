@@ -221,6 +221,19 @@ fn over_budget_projects_name_their_largest_costumes() {
     let text = err.to_string();
     assert!(matches!(err, PackError::TooLarge { budget: 1000, .. }), "{text}");
     assert!(text.contains("largest parts: costume Stage/sky pixels 21760 bytes"), "{text}");
+    // A heap estimate over the kit's heap names the known heap users: pen layer and costumes.
+    let fits = pack::pack_scratch(image(), &LM3S6965, 1).unwrap();
+    let err = pack::check_budgets(&LM3S6965, &fits, 100_000).unwrap_err();
+    let text = err.to_string();
+    let over = 100_000 - LM3S6965.heap_bytes;
+    assert!(
+        text.starts_with(&format!(
+            "program needs about 100000 bytes of heap, {over} bytes more than the lm3s6965 kit's \
+             45056; largest parts: pen layer 85x64 (if the pen is used) 21760 bytes, costume \
+             Ball/ball pixels 256 bytes, costume Stage/sky pixels 4 bytes"
+        )),
+        "{text}"
+    );
     // Half the resolution: a quarter of the pixels.
     let mut img = image();
     img.skins[0] = skin(480, 360, |x, _| [(x % 256) as u8, 0, 0, 255]);

@@ -51,6 +51,9 @@ pub enum PackError {
         estimate: usize,
         /// The kit's heap in bytes.
         heap: usize,
+        /// The program's large heap users known before running it, largest first: (what,
+        /// bytes).
+        parts: Vec<(String, usize)>,
     },
 }
 
@@ -68,20 +71,28 @@ impl fmt::Display for PackError {
                     "image is {size} bytes, {} bytes over the {kit} kit's budget of {budget} bytes",
                     size.saturating_sub(*budget)
                 )?;
-                for (i, (what, bytes)) in parts.iter().enumerate() {
-                    f.write_str(if i == 0 { "; largest parts: " } else { ", " })?;
-                    write!(f, "{what} {bytes} bytes")?;
-                }
-                Ok(())
+                write_parts(f, parts)
             }
-            Self::HeapTooSmall { kit, estimate, heap } => write!(
-                f,
-                "program needs about {estimate} bytes of heap, {} bytes more than the {kit} kit's \
-                 {heap}",
-                estimate.saturating_sub(*heap)
-            ),
+            Self::HeapTooSmall { kit, estimate, heap, parts } => {
+                write!(
+                    f,
+                    "program needs about {estimate} bytes of heap, {} bytes more than the {kit} \
+                     kit's {heap}",
+                    estimate.saturating_sub(*heap)
+                )?;
+                write_parts(f, parts)
+            }
         }
     }
+}
+
+/// `; largest parts: A n bytes, B m bytes` (nothing for no parts).
+fn write_parts(f: &mut fmt::Formatter<'_>, parts: &[(String, usize)]) -> fmt::Result {
+    for (i, (what, bytes)) in parts.iter().enumerate() {
+        f.write_str(if i == 0 { "; largest parts: " } else { ", " })?;
+        write!(f, "{what} {bytes} bytes")?;
+    }
+    Ok(())
 }
 
 impl core::error::Error for PackError {}
@@ -95,6 +106,9 @@ pub struct Packed {
     pub image: Vec<u8>,
     /// The image's parts: (what, bytes), largest first; they add up to the image size.
     pub parts: Vec<(String, usize)>,
+    /// The large heap users the program will have on the kit, largest first (costume pixels,
+    /// the pen layer); empty when none is known before running it.
+    pub heap_parts: Vec<(String, usize)>,
 }
 
 /// Which form XLogo code text is in: JSON when its first non-blank byte is `{`, else Python.
@@ -116,7 +130,7 @@ pub fn pack_xlogo(task: &str, code: &str) -> Result<Packed, PackError> {
     let framing = image.len().saturating_sub(task.len() + code.len());
     parts.push((alloc::format!("header ({HEADER_LEN}) and length prefixes"), framing));
     parts.sort_by_key(|p| core::cmp::Reverse(p.1));
-    Ok(Packed { kind: ProgramKind::XLogo, image, parts })
+    Ok(Packed { kind: ProgramKind::XLogo, image, parts, heap_parts: Vec::new() })
 }
 
 /// Packs a compiled Scratch project (with its costume skins) for `kit`: the skins are converted
@@ -138,12 +152,17 @@ pub fn pack_scratch(mut image: ScratchImage, kit: &Kit, divisor: u32) -> Result<
         parts.push((String::from("other costume pixels"), rest));
     }
     let pixels: usize = parts.iter().map(|p| p.1).sum();
+    let (pen_w, pen_h) = scratch::pen_size(kit);
+    let mut heap_parts = parts.clone();
+    let pen = alloc::format!("pen layer {pen_w}x{pen_h} (if the pen is used)");
+    heap_parts.push((pen, pen_w as usize * pen_h as usize * 4));
+    heap_parts.sort_by_key(|p| core::cmp::Reverse(p.1));
     parts.push((
         String::from("scripts, variables and the rest"),
         bytes.len().saturating_sub(pixels),
     ));
     parts.sort_by_key(|p| core::cmp::Reverse(p.1));
-    Ok(Packed { kind: ProgramKind::Scratch, image: bytes, parts })
+    Ok(Packed { kind: ProgramKind::Scratch, image: bytes, parts, heap_parts })
 }
 
 /// Parts named one by one in a [`Packed`] (the rest are summed).
@@ -186,7 +205,8 @@ pub fn check_budgets(kit: &Kit, packed: &Packed, heap_estimate: usize) -> Result
     }
     let heap = kit.heap_bytes as usize;
     if heap_estimate > heap {
-        return Err(PackError::HeapTooSmall { kit: kit.id, estimate: heap_estimate, heap });
+        let parts = packed.heap_parts.clone();
+        return Err(PackError::HeapTooSmall { kit: kit.id, estimate: heap_estimate, heap, parts });
     }
     Ok(())
 }
