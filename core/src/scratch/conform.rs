@@ -3,6 +3,7 @@
 //! is `plan N`, `pass`, `fail` or `end`; it passes when it ends, nothing failed and the plan
 //! matches. One idle frame runs before the green flag, like upstream's already-running VM.
 
+use crate::scratch::value::case;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -45,7 +46,7 @@ fn report(o: &mut Outcome, text: &str) {
         (&text[..word_end.min(text.len())], &text[word_end.min(text.len())..])
     };
     let rest = rest.trim();
-    match cmd.to_lowercase().as_str() {
+    match case::to_lower(cmd).as_str() {
         "pass" => o.pass += 1,
         "fail" => o.failures.push(String::from(rest)),
         "plan" => {

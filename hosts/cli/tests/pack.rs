@@ -85,8 +85,9 @@ fn shrinks_costumes_until_a_scratch_project_fits() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(stdout.contains("costumes at 1/2 of the display's resolution to fit"), "{stdout}");
 
-    // On the emulated kit the full-resolution backdrop (85x64 RGBA pixels, 21,760 bytes) is
-    // over the 12 KiB the Scratch firmware leaves for images; half the resolution fits.
+    // On the emulated kit the full-resolution backdrop (85x64 RGBA pixels, 21,760 bytes) fits the
+    // flash but not the 44 KiB heap beside the pen layer of the same size; half the resolution
+    // fits.
     let run = gobo().args(["pack", "--kit", "lm3s6965", "-o"]).arg(&out).arg(&dir).output();
     let run = run.unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);

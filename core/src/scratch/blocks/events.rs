@@ -2,6 +2,7 @@
 //! finding the message and waiting on the threads it started. Hats are started by the
 //! sequencer (`vm::sched`).
 
+use crate::scratch::value::case;
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 
@@ -17,8 +18,12 @@ impl Vm {
         if name.is_empty() {
             return None;
         }
-        let lower = name.to_lowercase();
-        self.img.broadcasts.iter().find(|b| b.to_lowercase() == lower).map(|b| Rc::from(b.as_str()))
+        let lower = case::to_lower(name);
+        self.img
+            .broadcasts
+            .iter()
+            .find(|b| case::to_lower(b) == lower)
+            .map(|b| Rc::from(b.as_str()))
     }
 
     pub(crate) fn exec_events(&mut self, op: &Sop, args: &[u32], t: u32) {

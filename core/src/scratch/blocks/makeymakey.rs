@@ -12,6 +12,7 @@
 //!   flag and a 100 ms timeout clears it again. Stop all (also the green flag) empties the
 //!   key buffer.
 
+use crate::scratch::value::case;
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 use alloc::string::String;
@@ -80,7 +81,7 @@ impl Vm {
         if !self.makey.codes {
             return;
         }
-        let first = key.split(' ').next().unwrap_or("").to_uppercase();
+        let first = case::to_upper(key.split(' ').next().unwrap_or(""));
         let m = &mut self.makey;
         m.buffer.push_back(Rc::from(first.as_str()));
         if m.buffer.len() > KEY_BUFFER {
@@ -132,7 +133,7 @@ impl Vm {
 
     /// `whenCodePressed`: registers the sequence, then reports whether it was just completed.
     pub(crate) fn makey_code_hat(&mut self, seq: &Value) -> bool {
-        let text = to_str_value(seq).to_uppercase();
+        let text = case::to_upper(&to_str_value(seq));
         if text.split(' ').nth(1).is_none() {
             return false;
         }

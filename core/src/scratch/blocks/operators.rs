@@ -1,6 +1,7 @@
 //! Operator blocks (`operator_*`): arithmetic, comparison, logic, `pick random`, text and
 //! `mathop`, as scratch-vm's `scratch3_operators.js` computes them.
 
+use crate::scratch::value::case;
 use alloc::string::String;
 
 use crate::scratch::image::ops::MathFn;
@@ -137,7 +138,7 @@ pub fn length(v: &Value) -> Value {
 /// `contains` (case-insensitive).
 pub fn contains(a: &Value, b: &Value) -> Value {
     cast::with_str(a, |x| {
-        cast::with_str(b, |y| Value::Bool(x.to_lowercase().contains(&y.to_lowercase())))
+        cast::with_str(b, |y| Value::Bool(case::to_lower(x).contains(&case::to_lower(y))))
     })
 }
 

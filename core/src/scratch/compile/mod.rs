@@ -13,6 +13,7 @@ mod order;
 mod table;
 
 use crate::clamp::clamp;
+use crate::scratch::value::case;
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -469,7 +470,7 @@ impl Compiler {
             Kind::Stmt(op, inputs) => (self.resolve_stmt(cx, b, op), inputs.to_vec()),
             Kind::Hat => match b.opcode.as_str() {
                 "event_whengreaterthan" => (
-                    Sop::HatGreater(field_text(b, "WHENGREATERTHANMENU").to_lowercase()),
+                    Sop::HatGreater(case::to_lower(&field_text(b, "WHENGREATERTHANMENU"))),
                     vec!["VALUE"],
                 ),
                 "event_whentouchingobject" => (Sop::HatTouching, vec!["TOUCHINGOBJECTMENU"]),
@@ -497,15 +498,15 @@ impl Compiler {
             Sop::InsertAtList(_) => Sop::InsertAtList(self.var_slot(cx, b, true)),
             Sop::ReplaceItemOfList(_) => Sop::ReplaceItemOfList(self.var_slot(cx, b, true)),
             Sop::SetRotationStyle(_) => Sop::SetRotationStyle(field_text(b, "STYLE")),
-            Sop::ChangeEffect(_) => Sop::ChangeEffect(field_text(b, "EFFECT").to_lowercase()),
-            Sop::SetEffect(_) => Sop::SetEffect(field_text(b, "EFFECT").to_lowercase()),
+            Sop::ChangeEffect(_) => Sop::ChangeEffect(case::to_lower(&field_text(b, "EFFECT"))),
+            Sop::SetEffect(_) => Sop::SetEffect(case::to_lower(&field_text(b, "EFFECT"))),
             Sop::GoToFrontBack(_) => Sop::GoToFrontBack(field_text(b, "FRONT_BACK") == "front"),
             Sop::GoForwardBackward(_) => {
                 Sop::GoForwardBackward(field_text(b, "FORWARD_BACKWARD") == "forward")
             }
             Sop::SoundEffect { change, .. } => Sop::SoundEffect {
                 change,
-                fx: match field_text(b, "EFFECT").to_lowercase().as_str() {
+                fx: match case::to_lower(&field_text(b, "EFFECT")).as_str() {
                     "pitch" => Some(SoundFx::Pitch),
                     "pan" => Some(SoundFx::Pan),
                     _ => None,
@@ -681,7 +682,7 @@ impl Compiler {
                     Rop::LengthOfList(_) => Rop::LengthOfList(self.var_slot(cx, b, true)),
                     Rop::ListContains(_) => Rop::ListContains(self.var_slot(cx, b, true)),
                     Rop::MathOp(_) => {
-                        Rop::MathOp(table::math_fn(&field_text(b, "OPERATOR").to_lowercase()))
+                        Rop::MathOp(table::math_fn(&case::to_lower(&field_text(b, "OPERATOR"))))
                     }
                     Rop::CostumeNumberName(_) => {
                         Rop::CostumeNumberName(field_text(b, "NUMBER_NAME") == "number")
@@ -689,7 +690,7 @@ impl Compiler {
                     Rop::BackdropNumberName(_) => {
                         Rop::BackdropNumberName(field_text(b, "NUMBER_NAME") == "number")
                     }
-                    Rop::Current(_) => Rop::Current(field_text(b, "CURRENTMENU").to_lowercase()),
+                    Rop::Current(_) => Rop::Current(case::to_lower(&field_text(b, "CURRENTMENU"))),
                     Rop::Of(_) => Rop::Of(field_text(b, "PROPERTY")),
                     other => other,
                 };
@@ -773,5 +774,5 @@ fn field_text(b: &Block, name: &str) -> String {
 }
 
 fn field_upper(b: &Block, name: &str) -> String {
-    field_text(b, name).to_uppercase()
+    case::to_upper(&field_text(b, name))
 }

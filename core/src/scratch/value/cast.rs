@@ -3,6 +3,7 @@
 
 use super::number::{js_trim, parse_js_number, JsNum};
 use super::Value;
+use crate::scratch::value::case;
 use alloc::rc::Rc;
 use core::cmp::Ordering;
 
@@ -83,8 +84,8 @@ pub fn compare_lowercase(a: &str, b: &str) -> Ordering {
         let ib = b.bytes().map(|c| c.to_ascii_lowercase());
         return ia.cmp(ib);
     }
-    let la = a.to_lowercase();
-    let lb = b.to_lowercase();
+    let la = case::to_lower(a);
+    let lb = case::to_lower(b);
     la.encode_utf16().cmp(lb.encode_utf16())
 }
 

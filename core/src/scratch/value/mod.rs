@@ -6,6 +6,7 @@
 //! allocate. What a value *means* in a block (list indices, colours, comparisons) lives in
 //! [`cast`]; this module only holds the representation.
 
+pub mod case;
 pub mod cast;
 pub mod jsmath;
 pub mod number;

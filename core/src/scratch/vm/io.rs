@@ -3,6 +3,7 @@
 //! `setTimeout` queue used by say/think-for-secs (refvm P6).
 
 use crate::clamp::clamp;
+use crate::scratch::value::case;
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -126,7 +127,7 @@ pub struct Timeout {
 
 /// DOM key names the harness sends for Scratch key names.
 pub fn scenario_key_to_dom(k: &str) -> &str {
-    match k.to_lowercase().as_str() {
+    match case::to_lower(k).as_str() {
         "space" => " ",
         "left arrow" => "ArrowLeft",
         "right arrow" => "ArrowRight",
@@ -147,7 +148,7 @@ pub fn dom_key_to_scratch(k: &str) -> String {
         "ArrowDown" | "Down" => "down arrow".into(),
         "Enter" => "enter".into(),
         _ if k.encode_utf16().count() > 1 => String::new(),
-        _ => k.to_uppercase(),
+        _ => case::to_upper(k),
     }
 }
 
@@ -178,7 +179,7 @@ pub fn key_arg_to_scratch(v: &Value) -> String {
     if first == " " {
         return "space".into();
     }
-    first.to_uppercase()
+    case::to_upper(&first)
 }
 
 /// JavaScript `Math.round`.

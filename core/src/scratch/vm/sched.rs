@@ -2,6 +2,7 @@
 //! with their count budgets (refvm P4/P5), `stepThread`, hats (`startHats` with scratch-vm's
 //! restart rules), stop all / stop for target, and promise resolution.
 
+use crate::scratch::value::case;
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 
@@ -87,7 +88,7 @@ fn eq_upper(a: &str, b: &str) -> bool {
     if a.is_ascii() {
         a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x.to_ascii_uppercase() == y)
     } else {
-        a.to_uppercase() == b
+        case::to_upper(a) == b
     }
 }
 
