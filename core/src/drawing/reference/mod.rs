@@ -6,6 +6,7 @@
 mod checks;
 mod coverage;
 mod criteria;
+mod grid;
 mod output;
 mod scan;
 
