@@ -136,12 +136,6 @@ impl Ctx<'_> {
         Ok(used)
     }
 
-    /// `tool_T_used`: a moveTo at T's box followed by a click, or a click with an `x` key at
-    /// T's box, anywhere.
-    pub fn tool_used(&self, tool: &str) -> Result<bool, PyException> {
-        Ok(self.first_selection(tool)?.is_some())
-    }
-
     /// The index of the click that first selects `tool` (either pattern), if any.
     fn first_selection(&self, tool: &str) -> Result<Option<usize>, PyException> {
         let Some(t) = self.ui.tool(tool) else { return Ok(None) };
@@ -161,9 +155,11 @@ impl Ctx<'_> {
         Ok(None)
     }
 
-    /// `(tool_T_selected, tool_T_actually_used)`: after the first selection, a mouseDown comes
-    /// before any moveTo/click inside another tool's box.
-    pub fn tool_actually_used(&self, tool: &str) -> Result<(bool, bool), PyException> {
+    /// `(tool_T_used, tool_T_actually_used)`. `tool_T_used` (and `tool_T_selected`, the same
+    /// test): a moveTo at T's box followed by a click, or a click with an `x` key at T's box,
+    /// anywhere. `tool_T_actually_used`: after the first selection, a mouseDown comes before any
+    /// moveTo/click inside another tool's box.
+    pub fn tool_use(&self, tool: &str) -> Result<(bool, bool), PyException> {
         let Some(sel) = self.first_selection(tool)? else { return Ok((false, false)) };
         for act in self.a.list.iter().skip(sel + 1) {
             if act.kind == Kind::MouseDown {
