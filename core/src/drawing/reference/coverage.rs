@@ -275,8 +275,12 @@ fn star(
         canvas.mark(grid, cx + radii[0] * rays[0].0, cy + radii[0] * rays[0].1);
         from = 1;
     }
+    let Some(radii) = radii.get(from..n) else { return };
+    if radii.is_empty() {
+        return;
+    }
     for &(c, s) in rays {
-        for &r in radii.iter().take(n).skip(from) {
+        for &r in radii {
             canvas.mark(grid, cx + r * c, cy + r * s);
         }
     }

@@ -73,10 +73,11 @@ impl Canvas {
 }
 
 /// The grid cell of an on-canvas coordinate: `min(int(x / size * 20), 19)` (the cast
-/// truncates like Python's `int()` in the range it is used on).
+/// truncates like Python's `int()` in the range it is used on; `i32` is cheaper to convert to
+/// than `usize`, and the clamp keeps any other input in the grid).
 #[inline(always)]
 fn cell_of(x: f64, size: f64) -> usize {
-    ((x / size * GRID as f64) as usize).min(GRID - 1)
+    ((x / size * GRID as f64) as i32).clamp(0, GRID as i32 - 1) as usize
 }
 
 /// Where sample `i` roughly lies: `(x0 + i·dx, y0 + i·dy)`. Only used to guess indices; the
