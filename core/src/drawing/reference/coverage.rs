@@ -181,15 +181,15 @@ impl Ctx<'_> {
                 let rays = trig.get_or_insert_with(rays);
                 if n <= DIRECT as f64 {
                     star(grid, self.canvas(), (cx1, cy1), rays, n as usize, rho);
-                    return Ok(());
-                }
-                for &(c, s) in rays.iter() {
-                    if grid.full() {
-                        break;
+                } else {
+                    for &(c, s) in rays.iter() {
+                        if grid.full() {
+                            break;
+                        }
+                        let approx = Approx { x0: cx1, dx: rstep * c, y0: cy1, dy: rstep * s };
+                        let at = |j: f64| (cx1 + rho(j) * c, cy1 + rho(j) * s);
+                        grid::mark_samples(grid, self.canvas(), n, at, approx);
                     }
-                    let approx = Approx { x0: cx1, dx: rstep * c, y0: cy1, dy: rstep * s };
-                    let at = |j: f64| (cx1 + rho(j) * c, cy1 + rho(j) * s);
-                    grid::mark_samples(grid, self.canvas(), n, at, approx);
                 }
             }
             "line" => {
