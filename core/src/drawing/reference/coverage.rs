@@ -93,11 +93,15 @@ impl Ctx<'_> {
                     tool = self.ui.tools.get(t).map_or(tool, |b| b.key.as_str());
                 }
             } else if act.kind == Kind::MoveTo {
+                // The hit test runs at every moveTo (it can raise); its result counts only
+                // before a click.
                 let (x, y) = xy0(act);
-                if let Some(t) = self.tool_at(x, y)? {
-                    if next_is_click(list, i) {
+                if next_is_click(list, i) {
+                    if let Some(t) = self.tool_at(x, y)? {
                         tool = self.ui.tools.get(t).map_or(tool, |b| b.key.as_str());
                     }
+                } else {
+                    self.check_tool_at(x, y)?;
                 }
             }
             match act.kind {

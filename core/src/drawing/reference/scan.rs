@@ -51,6 +51,15 @@ impl Ctx<'_> {
         }
     }
 
+    /// [`Ctx::tool_at`] for its exception only: nothing to compute when both coordinates are
+    /// numbers.
+    pub fn check_tool_at(&self, x: Coord, y: Coord) -> Result<(), PyException> {
+        match self.nums(x, y) {
+            Some(_) => Ok(()),
+            None => self.tool_at_checked(x, y).map(drop),
+        }
+    }
+
     /// [`Ctx::tool_at`] step by step, raising where Python raises.
     fn tool_at_checked(&self, x: Coord, y: Coord) -> Result<Option<usize>, PyException> {
         for (n, t) in self.ui.tools.iter().enumerate() {
@@ -267,6 +276,7 @@ mod tests {
         for &x in &values {
             for &y in &values {
                 assert_eq!(ctx.tool_at(x, y), ctx.tool_at_checked(x, y), "{x:?} {y:?}");
+                assert_eq!(ctx.check_tool_at(x, y), ctx.tool_at(x, y).map(drop), "{x:?} {y:?}");
                 assert_eq!(ctx.color_at(x, y), ctx.color_at_checked(x, y), "{x:?} {y:?}");
                 for t in &ui.tools {
                     assert_eq!(
