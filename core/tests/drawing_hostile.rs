@@ -68,6 +68,26 @@ fn huge_and_non_finite_coordinates_for_every_tool() {
     }
 }
 
+/// Circles centred far left of the canvas whose rays reach it: past 2^53 samples per ray the
+/// sample indices are no longer consecutive floats (an earlier sampler hung on some of these).
+#[test]
+fn huge_circles_that_reach_the_canvas() {
+    let ui = UiConfig::drawingbench_default();
+    let task = Task::from_json(r#"{"criteria": {"min_coverage": 0.1}}"#).unwrap();
+    for r in [1.5e16, 2e17, 3e18, 1e22, 1e150] {
+        for y in [70.0, 87.5, 420.0, 770.0] {
+            let cx = -r + 570.0;
+            let raw = format!(
+                r#"[{{"action":"click","x":35,"y":445}},{{"action":"mouseDown","x":{cx:e},"y":{y}}},
+                    {{"action":"mouseUp","x":{:e},"y":{y}}}]"#,
+                cx + r
+            );
+            let v = judge(raw.as_bytes(), &task.criteria, &ui).unwrap();
+            assert!(v.score().is_some(), "{raw}");
+        }
+    }
+}
+
 #[test]
 fn deep_nesting_is_a_json_error() {
     let raw = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));

@@ -235,6 +235,7 @@ impl Actions {
     }
 
     /// The numeric value of a coordinate, or its Python type name if it is not a number.
+    #[inline]
     pub fn num(&self, c: Coord) -> Result<f64, &'static str> {
         match c {
             Coord::Int(i) => Ok(i as f64),
@@ -258,6 +259,7 @@ impl Actions {
     }
 
     /// `c - k` in Python, as a float.
+    #[inline]
     pub fn sub(&self, c: Coord, k: Num) -> Result<f64, PyException> {
         self.num(c).map(|v| v - k.v).map_err(|t| PyException::sub(t, k.type_name()))
     }

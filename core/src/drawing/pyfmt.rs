@@ -188,7 +188,43 @@ pub fn round_python(x: f64, ndigits: usize) -> f64 {
     if !x.is_finite() {
         return x;
     }
+    round_exact(x, ndigits).unwrap_or_else(|| round_via_text(x, ndigits))
+}
+
+/// [`round_python`] through decimal text: the exact decimal value rounded half to even by
+/// `format!`, read back as the nearest double.
+fn round_via_text(x: f64, ndigits: usize) -> f64 {
     format!("{x:.ndigits$}").parse::<f64>().unwrap_or(x)
+}
+
+/// [`round_python`] by exact arithmetic, for up to 8 digits and `|x·10^n| < 2^52` (`None`
+/// otherwise). `x·10^n` is split exactly into `p + e` (Dekker's product: `x` is cut into two
+/// 26-bit halves, and `10^n` has at most 19 significant bits, so every partial product is
+/// exact); the nearest integer `k` of `p` is corrected by the sign of `e` when `p` is halfway;
+/// `k / 10^n` (two exact operands) is the double nearest to the decimal `k·10^-n`, which is
+/// what Python's text round trip gives.
+fn round_exact(x: f64, ndigits: usize) -> Option<f64> {
+    const SCALE: [f64; 9] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+    let scale = *SCALE.get(ndigits)?;
+    let p = x * scale;
+    if libm::fabs(p) >= 4.0e15 {
+        return None;
+    }
+    let split = 134_217_729.0 * x; // 2^27 + 1
+    let hi = split - (split - x);
+    let lo = x - hi;
+    let e = (hi * scale - p) + lo * scale;
+    let k0 = libm::rint(p);
+    // Exact: p and k0 are within 0.5 of each other, below 2^52.
+    let t = p - k0;
+    let k = if t == 0.5 && e > 0.0 {
+        k0 + 1.0
+    } else if t == -0.5 && e < 0.0 {
+        k0 - 1.0
+    } else {
+        k0
+    };
+    Some(k / scale)
 }
 
 /// numpy's `round(x, ndigits)` on a `float64`: `rint(x * 10**n) / 10**n`.
@@ -219,6 +255,51 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_rounding_is_the_text_round_trip() {
+        let mut seed = 0x6a09_e667_f3bc_c909u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut values = alloc::vec![0.0, -0.0, 0.03125, -0.03125, 0.5, 2.5, 1e-300, 4e11, 0.00005];
+        for _ in 0..200_000 {
+            let bits = rnd();
+            let v = match bits % 5 {
+                // Any double of moderate size.
+                0 => f64::from_bits(bits >> 2) % 1e6,
+                // Near decimals with few digits, a few ulps either side.
+                1 => {
+                    let d = (rnd() % 2_000_000) as f64 / [1e3, 1e4, 1e5, 1e6][(bits % 4) as usize];
+                    let mut v = d - 1000.0;
+                    for _ in 0..(rnd() % 4) {
+                        v = if bits & 8 == 0 { v.next_up() } else { v.next_down() };
+                    }
+                    v
+                }
+                // Dyadic fractions: exact decimal ties such as 1/32 = 0.03125.
+                2 => (rnd() % 100_000) as f64 / (1u64 << (rnd() % 40)) as f64 - 20.0,
+                // Coverage-like ratios.
+                3 => ((rnd() % 1000) as f64 * (rnd() % 700) as f64) / 700_000.0,
+                _ => f64::from_bits(rnd()),
+            };
+            values.push(v);
+        }
+        let mut fast = 0;
+        for v in values.into_iter().filter(|v| v.is_finite()) {
+            for n in 0..=10 {
+                if let Some(r) = round_exact(v, n) {
+                    fast += 1;
+                    let want = round_via_text(v, n);
+                    assert_eq!(r.to_bits(), want.to_bits(), "round({v:e}, {n}): {r:e} vs {want:e}");
+                }
+            }
+        }
+        assert!(fast > 1_000_000, "the exact path is taken ({fast})");
+    }
 
     #[test]
     fn exact_powers_of_ten_are_what_pow_gives() {

@@ -4,8 +4,9 @@
 //! gives exactly what [`super::pyjson::parse_bytes`] followed by
 //! [`super::actions::Actions::from_value`] gives, and declines (returns `false`) on anything
 //! else: escapes and control characters in strings, `NaN`/`Infinity`, ints beyond `i64`,
-//! nested values, a repeated `action`/`x`/`y` key, a byte-order mark, a syntax error, too many
-//! actions. The caller then takes the general path, which produces the exact value or error.
+//! nested values, a repeated `action`/`x`/`y` key, a byte-order mark, bytes that are not UTF-8,
+//! a syntax error, too many actions. The caller then takes the general path, which produces the
+//! exact value or error.
 
 use alloc::string::String;
 
@@ -23,21 +24,23 @@ enum Scalar<'a> {
 
 struct Reader<'a> {
     s: &'a [u8],
-    text: &'a str,
     i: usize,
 }
 
 impl<'a> Reader<'a> {
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
     }
 
+    #[inline(always)]
     fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.i += 1;
         }
     }
 
+    #[inline(always)]
     fn eat(&mut self, b: u8) -> bool {
         if self.peek() == Some(b) {
             self.i += 1;
@@ -47,16 +50,30 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A string without escapes or control characters, after its opening quote.
+    /// Whether the text continues with `word` (then skipped).
+    #[inline(always)]
+    fn word<const N: usize>(&mut self, word: &[u8; N]) -> bool {
+        match self.s.get(self.i..self.i + N) {
+            Some(b) if b == word => {
+                self.i += N;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A string without escapes or control characters, after its opening quote. The text is
+    /// not checked as UTF-8 beforehand: bytes past ASCII are only valid inside strings, and
+    /// each string is checked here.
     fn string(&mut self) -> Option<&'a str> {
         let start = self.i;
-        let len = self.s.get(start..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        let end = start + len;
-        if self.s.get(end) != Some(&b'"') {
+        let rest = self.s.get(start..)?;
+        let len = rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        if rest.get(len) != Some(&b'"') {
             return None;
         }
-        self.i = end + 1;
-        self.text.get(start..end)
+        self.i = start + len + 1;
+        core::str::from_utf8(rest.get(..len)?).ok()
     }
 
     fn digits(&mut self) {
@@ -106,7 +123,7 @@ impl<'a> Reader<'a> {
             }
         }
         if float {
-            let lit = self.text.get(start..self.i)?;
+            let lit = core::str::from_utf8(self.s.get(start..self.i)?).ok()?;
             return lit.parse::<f64>().ok().map(Scalar::Float);
         }
         // An int beyond i64 is a BigInt in the general reader: decline.
@@ -126,7 +143,15 @@ impl<'a> Reader<'a> {
         match self.peek()? {
             b'"' => {
                 self.i += 1;
-                self.string().map(Scalar::Str)
+                // The action names, compared with their closing quote, before any scanning.
+                let name = match self.peek() {
+                    Some(b'm') if self.word(b"moveTo\"") => "moveTo",
+                    Some(b'm') if self.word(b"mouseDown\"") => "mouseDown",
+                    Some(b'm') if self.word(b"mouseUp\"") => "mouseUp",
+                    Some(b'c') if self.word(b"click\"") => "click",
+                    _ => return self.string().map(Scalar::Str),
+                };
+                Some(Scalar::Str(name))
             }
             b'-' | b'0'..=b'9' => self.number(),
             b't' if self.literal(b"true") => Some(Scalar::Bool(true)),
@@ -137,6 +162,7 @@ impl<'a> Reader<'a> {
     }
 }
 
+#[inline(always)]
 fn coord(out: &mut Actions, v: Scalar<'_>) -> Coord {
     match v {
         Scalar::Int(i) => Coord::Int(i),
@@ -178,19 +204,23 @@ fn object(r: &mut Reader<'_>, out: &mut Actions) -> Option<Action> {
         if !r.eat(b'"') {
             return None;
         }
-        let key = r.string()?;
+        // The three keys read, compared with their closing quote; any other key is skipped.
+        let bit = if r.word(b"action\"") {
+            1
+        } else if r.word(b"x\"") {
+            2
+        } else if r.word(b"y\"") {
+            4
+        } else {
+            r.string()?;
+            0
+        };
         r.ws();
         if !r.eat(b':') {
             return None;
         }
         r.ws();
         let value = r.scalar()?;
-        let bit = match key {
-            "action" => 1,
-            "x" => 2,
-            "y" => 4,
-            _ => 0,
-        };
         if seen & bit != 0 {
             return None;
         }
@@ -217,8 +247,7 @@ fn object(r: &mut Reader<'_>, out: &mut Actions) -> Option<Action> {
 pub(crate) fn read(raw: &[u8], out: &mut Actions) -> bool {
     out.list.clear();
     out.extras.clear();
-    let Ok(text) = core::str::from_utf8(raw) else { return false };
-    let mut r = Reader { s: raw, text, i: 0 };
+    let mut r = Reader { s: raw, i: 0 };
     r.ws();
     if !r.eat(b'[') {
         return false;
@@ -256,13 +285,17 @@ mod tests {
     /// Whenever the fast path accepts a text, it gives what the general reader gives
     /// (compared as debug text, so that NaN equals NaN).
     fn agrees(raw: &str) -> bool {
-        let general = alloc::format!("{:?}", Actions::parse_via_json(raw.as_bytes()));
+        agrees_bytes(raw.as_bytes())
+    }
+
+    fn agrees_bytes(raw: &[u8]) -> bool {
+        let general = alloc::format!("{:?}", Actions::parse_via_json(raw));
         let mut fast = Actions::default();
-        let taken = read(raw.as_bytes(), &mut fast);
+        let taken = read(raw, &mut fast);
         if taken {
             assert_eq!(alloc::format!("{:?}", Ok::<_, ()>(fast)), general, "{raw:?}");
         }
-        assert_eq!(alloc::format!("{:?}", Actions::parse(raw.as_bytes())), general, "{raw:?}");
+        assert_eq!(alloc::format!("{:?}", Actions::parse(raw)), general, "{raw:?}");
         taken
     }
 
@@ -277,6 +310,10 @@ mod tests {
             r#"[{"action": 5, "x": true, "y": "12"}, {"action": null, "x": 1E400}]"#,
             r#"[{"action": "click", "x": 9223372036854775807, "y": -9223372036854775808}]"#,
             r#"[{"action": "moveTo", "x": 1, "y": 2, "x2": 3, "x2": "again"}]"#,
+            r#"[{"actions":1,"action":"moveTox","xy":2,"x":"mouseUp","y":"click","yx":"moveTo"}]"#,
+            r#"[{"action":"mouse","x":"mouseDown"},{"action":"clic"},{"action":"mouseUpp"}]"#,
+            r#"[{"action":"mouseDown"},{"action":"mouseUp"},{"action":"click","":""}]"#,
+            r#"[{"action": "ünïcode", "x": "日本", "y": "moveTo "}]"#,
         ] {
             let raw = raw.replace("\\n", "\n").replace("\\t", "\t");
             assert!(agrees(&raw), "{raw:?} should take the fast path");
@@ -307,6 +344,21 @@ mod tests {
         ] {
             assert!(!agrees(raw), "{raw:?} should fall back");
         }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_fall_back_and_agree() {
+        for raw in [
+            &b"[{\"action\": \"\xff\"}]"[..],
+            b"[{\"act\xc3\": 1}]",
+            b"[{\"action\": \"click\", \"x\": \"\xc3\"}]",
+            b"[\xff]",
+            b"[{\"action\": \"moveTo\"}]\xc3\xa9",
+            b"\xef\xbb\xbf[]",
+        ] {
+            assert!(!agrees_bytes(raw), "{raw:?} should fall back");
+        }
+        assert!(agrees_bytes("[{\"action\": \"é\", \"é\": \"ü\"}]".as_bytes()));
     }
 
     #[test]

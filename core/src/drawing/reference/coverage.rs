@@ -2,39 +2,14 @@
 //! points (`canvas_coverage`, unscored) and the 20×20 cell grid (`canvas_coverage_accurate`,
 //! scored) with the reference's per-tool rules: pen/eraser mark only the cells of their points,
 //! a rectangle marks every cell of its box, a circle a 50-ray star of samples, a line one sample
-//! per pixel step. Shapes are sampled only where they can touch the canvas (the sample
-//! coordinates are monotone along a ray or a line, so the inside part is one index range found by
-//! bisection), which gives the reference's cells in bounded time for any coordinates.
+//! per pixel step. How a sampled shape marks its cells exactly, in bounded time for any
+//! coordinates, is in [`super::grid`].
 
 use crate::drawing::actions::{Coord, Kind, PyException};
 use crate::drawing::pyfmt;
 
+use super::grid::{self, Approx, Canvas, Grid, DIRECT, GRID};
 use super::scan::{next_is_click, xy0, Ctx};
-
-const GRID: usize = 20;
-
-/// The 20×20 coverage grid, one bit per cell.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Grid {
-    rows: [u32; GRID],
-}
-
-impl Grid {
-    fn mark(&mut self, gx: usize, gy: usize) {
-        if let Some(row) = self.rows.get_mut(gy.min(GRID - 1)) {
-            *row |= 1 << gx.min(GRID - 1);
-        }
-    }
-
-    /// Number of marked cells.
-    pub fn count(&self) -> u32 {
-        self.rows.iter().map(|r| r.count_ones()).sum()
-    }
-
-    fn full(&self) -> bool {
-        self.count() as usize == GRID * GRID
-    }
-}
 
 /// Python's `int(f)` for a float: truncation, or the exception for NaN / infinity.
 pub(crate) fn py_int(f: f64) -> Result<f64, PyException> {
@@ -68,11 +43,8 @@ fn py_max(a: f64, b: f64) -> f64 {
 }
 
 impl Ctx<'_> {
-    fn cell(&self, grid: &mut Grid, cx: f64, cy: f64) {
-        let (w, h) = (self.ui.width.v, self.ui.height.v);
-        if (0.0..=w).contains(&cx) && (0.0..=h).contains(&cy) {
-            grid.mark(cell_of(cx, w), cell_of(cy, h));
-        }
+    fn canvas(&self) -> Canvas {
+        Canvas { w: self.ui.width.v, h: self.ui.height.v }
     }
 
     /// `canvas_coverage`: bounding-box area of the in-canvas points seen while drawing, over the
@@ -121,11 +93,15 @@ impl Ctx<'_> {
                     tool = self.ui.tools.get(t).map_or(tool, |b| b.key.as_str());
                 }
             } else if act.kind == Kind::MoveTo {
+                // The hit test runs at every moveTo (it can raise); its result counts only
+                // before a click.
                 let (x, y) = xy0(act);
-                if let Some(t) = self.tool_at(x, y)? {
-                    if next_is_click(list, i) {
+                if next_is_click(list, i) {
+                    if let Some(t) = self.tool_at(x, y)? {
                         tool = self.ui.tools.get(t).map_or(tool, |b| b.key.as_str());
                     }
+                } else {
+                    self.check_tool_at(x, y)?;
                 }
             }
             match act.kind {
@@ -155,7 +131,7 @@ impl Ctx<'_> {
                 if let (Some(x), Some(y)) = (act.x, act.y) {
                     let cx = self.a.sub(x, self.ui.offset_x)?;
                     let cy = self.a.sub(y, self.ui.offset_y)?;
-                    self.cell(&mut grid, cx, cy);
+                    self.canvas().mark(&mut grid, cx, cy);
                 }
             }
         }
@@ -187,7 +163,7 @@ impl Ctx<'_> {
                 while gx <= gx1 {
                     let mut gy = gy0;
                     while gy <= gy1 {
-                        grid.mark(gx as usize, gy as usize);
+                        grid.mark((gx as usize, gy as usize));
                         gy += 1.0;
                     }
                     gx += 1.0;
@@ -197,30 +173,39 @@ impl Ctx<'_> {
                 let radius = self.radius((x1, y1), (x2, y2), cx2 - cx1, cy2 - cy1)?;
                 let n = py_int(radius / 20.0)? + 1.0;
                 let rstep = radius / (n - 1.0);
-                for &(c, s) in trig.get_or_insert_with(rays).iter() {
-                    if grid.full() {
-                        break;
+                let rho = |j: f64| {
+                    if n <= 1.0 {
+                        0.0 * radius
+                    } else if j >= n - 1.0 {
+                        radius
+                    } else {
+                        j * rstep
                     }
-                    let rho = |j: f64| {
-                        if n <= 1.0 {
-                            0.0 * radius
-                        } else if j >= n - 1.0 {
-                            radius
-                        } else {
-                            j * rstep
+                };
+                let rays = trig.get_or_insert_with(rays);
+                if n <= DIRECT as f64 {
+                    star(grid, self.canvas(), (cx1, cy1), rays, n as usize, rho);
+                } else {
+                    for &(c, s) in rays.iter() {
+                        if grid.full() {
+                            break;
                         }
-                    };
-                    self.mark_range(grid, n, |j| (cx1 + rho(j) * c, cy1 + rho(j) * s));
+                        let approx = Approx { x0: cx1, dx: rstep * c, y0: cy1, dy: rstep * s };
+                        let at = |j: f64| (cx1 + rho(j) * c, cy1 + rho(j) * s);
+                        grid::mark_samples(grid, self.canvas(), n, at, approx);
+                    }
                 }
             }
             "line" => {
                 let (dx, dy) = (cx2 - cx1, cy2 - cy1);
                 let steps = py_int(py_max(libm::fabs(dx), libm::fabs(dy)))? + 1.0;
                 let denom = (steps - 1.0).max(1.0);
-                self.mark_range(grid, steps, |i| {
+                let at = |i: f64| {
                     let t = i / denom;
                     (cx1 + t * dx, cy1 + t * dy)
-                });
+                };
+                let approx = Approx { x0: cx1, dx: dx / denom, y0: cy1, dy: dy / denom };
+                grid::mark_samples(grid, self.canvas(), steps, at, approx);
             }
             _ => {}
         }
@@ -271,96 +256,37 @@ impl Ctx<'_> {
         };
         Ok(libm::sqrt(square(dx)? + square(dy)?))
     }
+}
 
-    /// Marks the cells of samples `at(0..n)` that lie on the canvas. Each coordinate of `at` is
-    /// monotone in the index, so the inside samples form one range (found by bisection) and the
-    /// cell of a sample is monotone too: two samples in the same cell enclose only samples of
-    /// that cell, so runs of one cell are skipped by galloping.
-    fn mark_range(&self, grid: &mut Grid, n: f64, at: impl Fn(f64) -> (f64, f64)) {
-        let (w, h) = (self.ui.width.v, self.ui.height.v);
-        if n.is_nan() || n <= 0.0 {
-            return;
-        }
-        let last = n - 1.0;
-        let (x0, y0) = at(0.0);
-        let (xn, yn) = at(last);
-        let inside = |x: f64, y: f64| (0.0..=w).contains(&x) && (0.0..=h).contains(&y);
-        // Both ends on the canvas: so is every sample between them (monotone coordinates).
-        let (lo, end) = if inside(x0, y0) && inside(xn, yn) {
-            (0.0, n)
-        } else {
-            let (lo_x, hi_x) = inside_range(n, x0 <= xn, w, |i| at(i).0);
-            let (lo_y, hi_y) = inside_range(n, y0 <= yn, h, |i| at(i).1);
-            (lo_x.max(lo_y), hi_x.min(hi_y))
-        };
-        if lo >= end {
-            return;
-        }
-        let cell_at = |i: f64| {
-            let (x, y) = at(i);
-            (cell_of(x, w), cell_of(y, h))
-        };
-        // Few samples (a circle's rays): visit each, cheaper than galloping.
-        if end - lo <= 64.0 {
-            let mut i = lo;
-            while i < end {
-                let c = cell_at(i);
-                grid.mark(c.0, c.1);
-                i += 1.0;
-            }
-            return;
-        }
-        let mut i = lo;
-        let mut c = cell_at(i);
-        grid.mark(c.0, c.1);
-        let mut stride = 1.0f64;
-        // Each pass either moves to a new cell or doubles the stride: bounded by the cells the
-        // range crosses times the bits of its length.
-        for _ in 0..100_000 {
-            let j = (i + stride).min(end - 1.0);
-            if j <= i {
-                break;
-            }
-            let cj = cell_at(j);
-            if cj == c {
-                i = j;
-                stride *= 2.0;
-                continue;
-            }
-            // The first index in (i, j] whose cell differs from c.
-            let (mut a, mut b) = (i, j);
-            while b - a > 1.0 {
-                let mid = floor_index(a / 2.0 + b / 2.0);
-                if mid <= a || mid >= b {
-                    break;
-                }
-                if cell_at(mid) == c {
-                    a = mid;
-                } else {
-                    b = mid;
-                }
-            }
-            i = b;
-            c = cell_at(i);
-            grid.mark(c.0, c.1);
-            stride = 1.0;
-        }
+/// A circle of `n <= DIRECT` samples per ray, sample by sample: the radii `rho(0..n)` are the
+/// same on every ray. Sample 0 is the centre on every ray (`rho(0)` is +0, and adding
+/// `±0·cos` to a finite coordinate leaves its value, or a zero's cell, unchanged), so it is
+/// marked once.
+fn star(
+    grid: &mut Grid,
+    canvas: Canvas,
+    (cx, cy): (f64, f64),
+    rays: &[(f64, f64); 50],
+    n: usize,
+    rho: impl Fn(f64) -> f64,
+) {
+    let mut radii = [0.0f64; DIRECT];
+    for (j, r) in radii.iter_mut().enumerate().take(n) {
+        *r = rho(j as f64);
     }
-}
-
-/// The grid cell of an on-canvas coordinate: `min(int(x / size * 20), 19)` (the cast
-/// truncates like Python's `int()` in the range it is used on).
-#[inline(always)]
-fn cell_of(x: f64, size: f64) -> usize {
-    ((x / size * GRID as f64) as usize).min(GRID - 1)
-}
-
-/// `floor` of a non-negative index (a cast below 2^53, where every integer is exact).
-fn floor_index(v: f64) -> f64 {
-    if v < 9.0e15 {
-        (v as u64) as f64
-    } else {
-        libm::floor(v)
+    let mut from = 0;
+    if cx.is_finite() && cy.is_finite() && n > 0 {
+        canvas.mark(grid, cx + radii[0] * rays[0].0, cy + radii[0] * rays[0].1);
+        from = 1;
+    }
+    let Some(radii) = radii.get(from..n) else { return };
+    if radii.is_empty() {
+        return;
+    }
+    for &(c, s) in rays {
+        for &r in radii {
+            canvas.mark(grid, cx + r * c, cy + r * s);
+        }
     }
 }
 
@@ -375,97 +301,226 @@ fn rays() -> [(f64, f64); 50] {
     out
 }
 
-/// The index range `[lo, hi)` of `0..n` where `0 <= f(i) <= limit`, for `f` monotone
-/// (non-decreasing when `rising`).
-fn inside_range(n: f64, rising: bool, limit: f64, f: impl Fn(f64) -> f64) -> (f64, f64) {
-    if rising {
-        (first(n, |i| f(i) >= 0.0), first(n, |i| f(i) > limit))
-    } else {
-        (first(n, |i| f(i) <= limit), first(n, |i| f(i) < 0.0))
-    }
-}
-
-/// The first index in `0..n` where `pred` holds (`pred` false then true), or `n`.
-fn first(n: f64, pred: impl Fn(f64) -> bool) -> f64 {
-    let (mut lo, mut hi) = (0.0f64, n);
-    for _ in 0..2200 {
-        if lo >= hi {
-            break;
-        }
-        let mid = floor_index(lo / 2.0 + hi / 2.0);
-        if mid < lo || mid >= hi {
-            return if pred(lo) { lo } else { hi };
-        }
-        if pred(mid) {
-            hi = mid;
-        } else {
-            lo = mid + 1.0;
-        }
-    }
-    hi
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::drawing::actions::Actions;
-    use crate::drawing::ui::UiConfig;
+    use crate::drawing::ui::{Num, UiConfig};
 
-    /// The reference's loops, sample by sample.
-    fn naive(tool: &str, (cx1, cy1): (f64, f64), (cx2, cy2): (f64, f64)) -> u32 {
-        let mut grid = Grid::default();
-        let mut mark = |x: f64, y: f64| {
-            if (0.0..=1000.0).contains(&x) && (0.0..=700.0).contains(&y) {
-                grid.mark(cell_of(x, 1000.0), cell_of(y, 700.0));
+    const W: f64 = 1000.0;
+    const H: f64 = 700.0;
+
+    type Point = (f64, f64);
+
+    /// The reference's marking of one sample, written out again.
+    fn mark(grid: &mut Grid, (x, y): (f64, f64)) {
+        if (0.0..=W).contains(&x) && (0.0..=H).contains(&y) {
+            grid.mark((((x / W * 20.0) as usize).min(19), ((y / H * 20.0) as usize).min(19)));
+        }
+    }
+
+    /// The line's sample count and sample `i` (gobo's float arithmetic, as in `shape`).
+    fn line(a: (f64, f64), b: (f64, f64)) -> (f64, impl Fn(f64) -> (f64, f64)) {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let steps = libm::trunc(libm::fabs(dx).max(libm::fabs(dy))) + 1.0;
+        let denom = (steps - 1.0).max(1.0);
+        (steps, move |i: f64| (a.0 + i / denom * dx, a.1 + i / denom * dy))
+    }
+
+    /// The circle's sample count per ray and sample `j` of the ray (c, s).
+    fn circle(a: Point, b: Point) -> (f64, impl Fn(f64, Point) -> Point) {
+        let r = libm::sqrt((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1));
+        let n = libm::trunc(r / 20.0) + 1.0;
+        let rho = move |j: f64| {
+            if n == 1.0 {
+                0.0
+            } else if j >= n - 1.0 {
+                r
+            } else {
+                j * (r / (n - 1.0))
             }
         };
+        (n, move |j: f64, (c, s): (f64, f64)| (a.0 + rho(j) * c, a.1 + rho(j) * s))
+    }
+
+    /// The reference's loops, every sample.
+    fn naive(tool: &str, a: (f64, f64), b: (f64, f64)) -> Grid {
+        let mut grid = Grid::default();
         if tool == "line" {
-            let steps = libm::trunc(libm::fabs(cx2 - cx1).max(libm::fabs(cy2 - cy1))) as u64 + 1;
-            for i in 0..steps {
-                let t = i as f64 / (steps.saturating_sub(1).max(1)) as f64;
-                mark(cx1 + t * (cx2 - cx1), cy1 + t * (cy2 - cy1));
+            let (n, at) = line(a, b);
+            for i in 0..n as u64 {
+                mark(&mut grid, at(i as f64));
             }
         } else {
-            let r = libm::sqrt((cx2 - cx1) * (cx2 - cx1) + (cy2 - cy1) * (cy2 - cy1));
-            let n = libm::trunc(r / 20.0) as u64 + 1;
-            for (c, s) in rays() {
-                for j in 0..n {
-                    let rho = if n == 1 {
-                        0.0
-                    } else if j == n - 1 {
-                        r
-                    } else {
-                        j as f64 * (r / (n - 1) as f64)
-                    };
-                    mark(cx1 + rho * c, cy1 + rho * s);
+            let (n, at) = circle(a, b);
+            for ray in rays() {
+                for j in 0..n as u64 {
+                    mark(&mut grid, at(j as f64, ray));
                 }
             }
         }
-        grid.count()
+        grid
+    }
+
+    /// The samples of indices `lo..=hi` (as `u64`, converted like Python's `float(i)`), after
+    /// checking that every sample outside that window is off the canvas: the coordinates are
+    /// monotone, so it is enough that the samples at `lo` and `hi` are beyond the canvas edge
+    /// in the direction the run comes from / goes to (or are the run's ends).
+    fn windowed(grid: &mut Grid, n: f64, lo: u64, hi: u64, at: impl Fn(f64) -> (f64, f64)) {
+        let (first, last) = (at(0.0), at(n - 1.0));
+        let (ddx, ddy) = (last.0 - first.0, last.1 - first.1);
+        let before = |(x, y): (f64, f64)| {
+            (ddx > 0.0 && x < 0.0)
+                || (ddx < 0.0 && x > W)
+                || (ddy > 0.0 && y < 0.0)
+                || (ddy < 0.0 && y > H)
+        };
+        let after = |(x, y): (f64, f64)| {
+            (ddx > 0.0 && x > W)
+                || (ddx < 0.0 && x < 0.0)
+                || (ddy > 0.0 && y > H)
+                || (ddy < 0.0 && y < 0.0)
+        };
+        assert!(lo == 0 || before(at(lo as f64)), "window starts on the canvas side");
+        assert!(hi as f64 >= n - 1.0 || after(at(hi as f64)), "window ends on the canvas side");
+        for i in lo..=hi {
+            if (i as f64) < n {
+                mark(grid, at(i as f64));
+            }
+        }
+    }
+
+    fn fast(tool: &str, a: (f64, f64), b: (f64, f64)) -> Grid {
+        // The canvas at the screen origin, so that canvas coordinates are the given ones.
+        let ui = UiConfig {
+            offset_x: Num::int(0),
+            offset_y: Num::int(0),
+            ..UiConfig::drawingbench_default()
+        };
+        assert_eq!((ui.width.v, ui.height.v), (W, H));
+        let actions = Actions::default();
+        let ctx = Ctx { a: &actions, ui: &ui };
+        let mut grid = Grid::default();
+        let c = |p: (f64, f64)| (Coord::Float(p.0), Coord::Float(p.1));
+        ctx.shape(&mut grid, &mut None, tool, c(a), c(b)).unwrap();
+        grid
+    }
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        /// A coordinate in [-span/4, 3·span/4): on a cell edge, the canvas edge, an integer,
+        /// a half or quarter, or any float.
+        fn coord(&mut self, span: f64, cell: f64) -> f64 {
+            let v = (self.next() % 1_000_000) as f64 / 1_000_000.0 * span - span / 4.0;
+            match self.next() % 6 {
+                0 => libm::round(v / cell) * cell,
+                1 => [0.0, cell * 20.0, -0.0][(self.next() % 3) as usize],
+                2 => libm::round(v),
+                3 => libm::round(v * 4.0) / 4.0,
+                4 => libm::round(v * 2.0) / 2.0,
+                _ => v,
+            }
+        }
+
+        fn point(&mut self, span: f64) -> (f64, f64) {
+            (self.coord(span, 50.0), self.coord(span * 0.7, 35.0))
+        }
     }
 
     #[test]
-    fn galloping_marks_the_same_cells_as_every_sample() {
-        let ui = UiConfig::drawingbench_default();
-        let actions = Actions::default();
-        let ctx = Ctx { a: &actions, ui: &ui };
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = |span: f64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % 1_000_000) as f64 / 1_000_000.0 * span - span / 4.0
-        };
-        for k in 0..3000 {
-            let span = if k % 3 == 0 { 4000.0 } else { 1400.0 };
-            let a = (libm::round(rnd(span) * 4.0) / 4.0, libm::round(rnd(span)));
-            let b = (rnd(span), libm::round(rnd(span) * 2.0) / 2.0);
+    fn shapes_mark_the_same_cells_as_every_sample() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for k in 0..6000 {
+            let span = [1400.0, 4000.0, 12000.0][k % 3];
+            let a = rng.point(span);
+            // Some shapes of zero size, some axis-parallel, some along a cell edge.
+            let b = match k % 10 {
+                0 => a,
+                1 => (a.0, rng.point(span).1),
+                2 => (rng.point(span).0, a.1),
+                _ => rng.point(span),
+            };
             for tool in ["line", "circle"] {
-                let mut grid = Grid::default();
-                let mut trig = None;
-                let c = |p: (f64, f64)| (Coord::Float(p.0 + 90.0), Coord::Float(p.1 + 70.0));
-                ctx.shape(&mut grid, &mut trig, tool, c(a), c(b)).unwrap();
-                assert_eq!(grid.count(), naive(tool, a, b), "{tool} {a:?} {b:?}");
+                assert_eq!(fast(tool, a, b), naive(tool, a, b), "{tool} {a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn large_circles_mark_the_same_cells_as_every_sample() {
+        // More than `DIRECT` samples per ray: the rays are searched, not visited.
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for k in 0..200 {
+            let a = rng.point(3000.0);
+            let r = [1300.0, 2500.0, 8000.0, 40_000.0][k % 4] + (rng.next() % 1000) as f64;
+            let angle = (rng.next() % 6283) as f64 / 1000.0;
+            let b = (a.0 + r * libm::cos(angle), a.1 + r * libm::sin(angle));
+            assert_eq!(fast("circle", a, b), naive("circle", a, b), "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn huge_shapes_mark_the_same_cells_as_their_samples_on_the_canvas() {
+        // Lines through the canvas from far away: up to 10^300 samples, beyond 2^53 (where
+        // the indices are no longer consecutive floats) and beyond 2^64.
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for k in 0..400 {
+            let far = [1e6, 1e12, 3e15, 2e16, 1e17, 1e19, 1e100, 1e300][k % 8];
+            let through = rng.point(1400.0);
+            let angle = (rng.next() % 6283) as f64 / 1000.0;
+            let (c, s) = (libm::cos(angle), libm::sin(angle));
+            let a = (through.0 - far * c, through.1 - far * s);
+            let b = (through.0 + far * c * 0.5, through.1 + far * s * 0.5);
+            let (n, at) = line(a, b);
+            let mut want = Grid::default();
+            if n < 1.8e19 {
+                // The window of indices where the line passes the canvas, with a margin.
+                let denom = (n - 1.0).max(1.0);
+                let (dx, dy) = ((b.0 - a.0) / denom, (b.1 - a.1) / denom);
+                let span = |p: f64, d: f64, size: f64| {
+                    let (u, v) = ((-60.0 - p) / d, (size + 60.0 - p) / d);
+                    (u.min(v), u.max(v))
+                };
+                let (x0, x1) = span(a.0, dx, W);
+                let (y0, y1) = span(a.1, dy, H);
+                // Past 2^53 consecutive indices are more than one apart: widen by a few.
+                let (lo, hi) = (x0.max(y0), x1.min(y1));
+                let (lo, hi) = (lo - lo.abs() * 1e-15, hi + hi.abs() * 1e-15);
+                let (lo, hi) = (lo.max(0.0), hi.min(n - 1.0));
+                if lo <= hi {
+                    windowed(&mut want, n, lo as u64, hi as u64, &at);
+                }
+                assert_eq!(fast("line", a, b), want, "line {a:?} {b:?} ({n} samples)");
+            } else {
+                // Past u64 indices: at least no hang, no panic, and cells only on the way.
+                let got = fast("line", a, b);
+                assert!(got.count() <= 39, "{a:?} {b:?}");
+            }
+        }
+        // A circle so large that its rays have more than 2^53 samples, centred left of the
+        // canvas: ray 0 (angle 0) crosses it near its end.
+        for r in [1.5e16, 2e17, 3e18] {
+            for y in [0.0, 17.5, 350.0, 700.0] {
+                let a = (-r + 480.0, y);
+                let b = (a.0 + r, y);
+                let (n, at) = circle(a, b);
+                let mut want = Grid::default();
+                let ray = rays()[0];
+                let step = r / (n - 1.0);
+                let lo = ((-a.0 - 100.0) / step * (1.0 - 1e-15)) as u64;
+                windowed(&mut want, n, lo, (n - 1.0) as u64, |j| at(j, ray));
+                // Ray 49 (angle 2π) has sin = -2.4e-16: y moves by r·2.4e-16 along it.
+                let ray = rays()[49];
+                windowed(&mut want, n, lo, (n - 1.0) as u64, |j| at(j, ray));
+                assert_eq!(fast("circle", a, b), want, "circle {a:?} {b:?}");
             }
         }
     }

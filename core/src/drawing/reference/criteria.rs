@@ -1,6 +1,7 @@
 //! `criteria_met`, the penalty score with its two rounding paths, `error_classification`, and
 //! the unscored spatial-accuracy and action-efficiency metrics of `drawingbench-1.0`.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -56,6 +57,34 @@ pub enum SpatialError {
     },
 }
 
+/// A `criteria_met` key: the reference's names are static, except the tool keys of tools the
+/// drawing app does not have.
+pub type CritKey = Cow<'static, str>;
+
+/// The tool keys of the drawing app's tools: `tool_T_used`, `tool_T_selected`,
+/// `tool_T_actually_used`.
+const TOOL_KEYS: [(&str, [&str; 3]); 6] = [
+    ("pen", ["tool_pen_used", "tool_pen_selected", "tool_pen_actually_used"]),
+    ("eraser", ["tool_eraser_used", "tool_eraser_selected", "tool_eraser_actually_used"]),
+    ("fill", ["tool_fill_used", "tool_fill_selected", "tool_fill_actually_used"]),
+    ("line", ["tool_line_used", "tool_line_selected", "tool_line_actually_used"]),
+    (
+        "rectangle",
+        ["tool_rectangle_used", "tool_rectangle_selected", "tool_rectangle_actually_used"],
+    ),
+    ("circle", ["tool_circle_used", "tool_circle_selected", "tool_circle_actually_used"]),
+];
+
+const TOOL_SUFFIXES: [&str; 3] = ["_used", "_selected", "_actually_used"];
+
+/// `f"tool_{tool}{suffix}"` for the three suffixes, static for the app's tools.
+fn tool_keys(tool: &str) -> [CritKey; 3] {
+    if let Some((_, keys)) = TOOL_KEYS.iter().find(|(name, _)| *name == tool) {
+        return keys.map(Cow::Borrowed);
+    }
+    TOOL_SUFFIXES.map(|suffix| Cow::Owned(tool_key(tool, suffix)))
+}
+
 /// `f"tool_{tool}{suffix}"`, without the formatting machinery.
 fn tool_key(tool: &str, suffix: &str) -> String {
     let mut k = String::with_capacity(5 + tool.len() + suffix.len());
@@ -70,7 +99,7 @@ fn tool_key(tool: &str, suffix: &str) -> String {
 /// `_used` and no other `tool_` or `_used` can be found (none in the middle part, and the middle
 /// part does not end in `tool`, which would make `tool_` with the suffix's `_`), `name` is that
 /// part and no string is built.
-fn has_actually_used(met: &[(String, CritValue)], key: &str) -> bool {
+fn has_actually_used(met: &[(CritKey, CritValue)], key: &str) -> bool {
     let plain = key
         .strip_prefix("tool_")
         .and_then(|k| k.strip_suffix("_used"))
@@ -86,7 +115,7 @@ fn has_actually_used(met: &[(String, CritValue)], key: &str) -> bool {
     }
 }
 
-fn set(map: &mut Vec<(String, CritValue)>, key: String, value: CritValue) {
+fn set(map: &mut Vec<(CritKey, CritValue)>, key: CritKey, value: CritValue) {
     match map.iter_mut().find(|(k, _)| *k == key) {
         Some(slot) => slot.1 = value,
         None => map.push((key, value)),
@@ -105,16 +134,15 @@ pub(crate) fn criteria_met(
     ctx: &Ctx<'_>,
     c: &Criteria,
     m: &Metrics,
-) -> Result<Vec<(String, CritValue)>, PyException> {
-    let mut out = Vec::new();
-    if let Some(tools) = &c.required_tools {
-        for tool in tools {
-            let used = ctx.tool_used(tool)?;
-            set(&mut out, tool_key(tool, "_used"), CritValue::Bool(used));
-            let (selected, actually) = ctx.tool_actually_used(tool)?;
-            set(&mut out, tool_key(tool, "_selected"), CritValue::Bool(selected));
-            set(&mut out, tool_key(tool, "_actually_used"), CritValue::Bool(actually));
-        }
+) -> Result<Vec<(CritKey, CritValue)>, PyException> {
+    let tools = c.required_tools.as_deref().unwrap_or_default();
+    let mut out = Vec::with_capacity(3 * tools.len() + 12);
+    for tool in tools {
+        let (used, actually) = ctx.tool_use(tool)?;
+        let [k_used, k_selected, k_actually] = tool_keys(tool);
+        set(&mut out, k_used, CritValue::Bool(used));
+        set(&mut out, k_selected, CritValue::Bool(used));
+        set(&mut out, k_actually, CritValue::Bool(actually));
     }
     if let Some(min) = c.min_segments {
         let n = m.drawing_segments;
@@ -148,7 +176,7 @@ pub(crate) fn criteria_met(
     Ok(out)
 }
 
-fn get<'a>(met: &'a [(String, CritValue)], key: &str) -> Option<&'a CritValue> {
+fn get<'a>(met: &'a [(CritKey, CritValue)], key: &str) -> Option<&'a CritValue> {
     met.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
@@ -381,11 +409,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn static_tool_keys_are_the_formatted_ones() {
+        let ui = UiConfig::drawingbench_default();
+        let names = ui.tools.iter().map(|t| t.key.as_str());
+        for tool in names.chain(["brush", "", "pen ", "Pen", "tool_pen"]) {
+            let keys = tool_keys(tool);
+            for (key, suffix) in keys.iter().zip(TOOL_SUFFIXES) {
+                assert_eq!(key.as_ref(), alloc::format!("tool_{tool}{suffix}"));
+            }
+            let known = TOOL_KEYS.iter().any(|(name, _)| *name == tool);
+            assert_eq!(known, matches!(keys[0], Cow::Borrowed(_)), "{tool}");
+            assert_eq!(
+                known,
+                ui.tool(tool).is_some(),
+                "{tool}: the app's tools are the static ones"
+            );
+        }
+    }
+
+    #[test]
     fn actually_used_lookup_follows_the_python_replace() {
-        let met = |keys: &[&str]| -> Vec<(String, CritValue)> {
-            keys.iter().map(|k| (String::from(*k), CritValue::Bool(true))).collect()
+        let met = |keys: &[&str]| -> Vec<(CritKey, CritValue)> {
+            keys.iter().map(|k| (CritKey::Owned(String::from(*k)), CritValue::Bool(true))).collect()
         };
-        let slow = |m: &[(String, CritValue)], key: &str| {
+        let slow = |m: &[(CritKey, CritValue)], key: &str| {
             let name = key.replace("tool_", "").replace("_used", "");
             get(m, &alloc::format!("tool_{name}_actually_used")).is_some()
         };

@@ -6,6 +6,7 @@
 mod checks;
 mod coverage;
 mod criteria;
+mod grid;
 mod output;
 mod scan;
 
@@ -13,7 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use checks::Issue;
-pub use criteria::{CritValue, SpatialError};
+pub use criteria::{CritKey, CritValue, SpatialError};
 
 use super::actions::{Actions, PyException};
 use super::task::Criteria;
@@ -72,7 +73,7 @@ pub struct Evaluation {
     /// `metrics`.
     pub metrics: Metrics,
     /// `criteria_met`, keys in the reference's order (None without criteria).
-    pub criteria_met: Option<Vec<(String, CritValue)>>,
+    pub criteria_met: Option<Vec<(CritKey, CritValue)>>,
     /// `colors_required`.
     pub colors_required: Option<usize>,
     /// `min_coverage`, as given.

@@ -69,7 +69,9 @@ impl Evaluation {
     pub fn criteria_json(&self) -> Value {
         match &self.criteria_met {
             None => Value::Null,
-            Some(met) => Value::Object(met.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()),
+            Some(met) => Value::Object(
+                met.iter().map(|(k, v)| (String::from(k.as_ref()), v.to_json())).collect(),
+            ),
         }
     }
 
