@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use crate::scratch::geom::mip::mip_index;
 use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, HullScratch};
-use crate::scratch::geom::transform::{Linear, Pose};
+use crate::scratch::geom::transform::{move_angle, rotation_from_move, unit_point, Linear, Pose};
 use crate::scratch::geom::{f32r, Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
 use crate::scratch::image::{Skin, SkinBitmap};
 use crate::scratch::render::effects::{Effects, PIXELATE, SHAPE};
@@ -23,9 +23,6 @@ const GHOST: usize = 6;
 /// Cached renderer state of one instance (recomputed when its inputs change).
 #[derive(Clone, Debug, Default)]
 pub struct DrawCache {
-    /// The pose and costume the transform was computed for.
-    xf_key: Option<PoseKey>,
-    xf: Option<Transform>,
     /// The direction, scale and skin the position-free part was computed for (only the
     /// translation changes while a sprite moves).
     lin_key: Option<PoseKey>,
@@ -37,9 +34,10 @@ pub struct DrawCache {
     hull_key: Option<(u32, bool)>,
     /// A shape effect was set since the hull was made (`setConvexHullDirty`).
     hull_dirty: bool,
-    /// Hull points in skin units (+y down); empty: no hull (hidden or no opaque pixel).
+    /// Hull points in the unit square ([`unit_point`]); empty: no hull (hidden or no opaque
+    /// pixel).
     hull: Vec<[f64; 2]>,
-    /// The transform key the hull bounds were computed for.
+    /// The pose and skin the hull bounds were computed for.
     bounds_key: Option<PoseKey>,
     bounds: Option<Rect>,
 }
@@ -162,41 +160,39 @@ impl Vm {
         Pose::new(i.x, i.y, direction, scale)
     }
 
-    /// The instance's transform (cached; the position-free part is cached apart, so a move
-    /// costs only the translation).
+    /// The instance's transform (the position-free part is cached, so a move costs only the
+    /// translation; the inverse is computed here, for the point queries that need it).
     pub(crate) fn transform(&mut self, t: u32) -> Option<Transform> {
-        self.transform_at_pose(t).map(|(xf, _)| xf)
+        let (lin, pose, _) = self.placed(t)?;
+        Some(lin.at(pose.position))
     }
 
-    /// [`Vm::transform`] and the pose it is for.
-    fn transform_at_pose(&mut self, t: u32) -> Option<(Transform, Pose)> {
+    /// The position-free part of the instance's transform, its pose and skin.
+    fn placed(&mut self, t: u32) -> Option<(Linear, Pose, u32)> {
         let skin = self.skin_index(t)?;
         let pose = self.pose(t);
         if !self.cfg.geometry_cache {
             let s = &self.img.skins[skin as usize];
-            return Some((Transform::new(&pose, s.size, s.rotation_center), pose));
+            let lin = Linear::new(pose.direction, pose.scale, s.size, s.rotation_center);
+            return Some((lin, pose, skin));
         }
-        let key = PoseKey::new(&pose, skin);
-        let cache = &self.insts[t as usize].draw;
-        if let (Some(xf), true) = (cache.xf, cache.xf_key == Some(key)) {
-            return Some((xf, pose));
-        }
-        let xf = self.linear(t, &pose, skin).at(pose.position);
-        let cache = &mut self.insts[t as usize].draw;
-        cache.xf_key = Some(key);
-        cache.xf = Some(xf);
-        Some((xf, pose))
+        Some((self.linear(t, &pose, skin), pose, skin))
     }
 
-    /// The position-free part of the transform for `pose` (cached).
+    /// The position-free part of the transform for `pose` (cached). Its rotation comes from
+    /// the sine and cosine of the move angle, which the memo usually holds from the move
+    /// that changed the pose ([`rotation_from_move`]; exact, else the full evaluation).
     fn linear(&mut self, t: u32, pose: &Pose, skin: u32) -> Linear {
         let key = PoseKey::linear(pose, skin);
         let cache = &self.insts[t as usize].draw;
         if let (Some(lin), true) = (cache.lin, cache.lin_key == Some(key)) {
             return lin;
         }
+        let sc = self.sin_cos(move_angle(pose.direction));
+        let rotation = rotation_from_move(pose.direction, sc)
+            .unwrap_or_else(|| crate::scratch::geom::transform::rotation(pose.direction));
         let s = &self.img.skins[skin as usize];
-        let lin = Linear::new(pose.direction, pose.scale, s.size, s.rotation_center);
+        let lin = Linear::rotated(rotation, pose.scale, s.size, s.rotation_center);
         let cache = &mut self.insts[t as usize].draw;
         cache.lin_key = Some(key);
         cache.lin = Some(lin);
@@ -283,6 +279,9 @@ impl Vm {
                 if let Some((_, bitmap)) = self.silhouette(t) {
                     let effect = |p| probe.effects.transform_point_cpu(p, size);
                     hull(bitmap, size, effect, &mut work, &mut points);
+                    for p in &mut points {
+                        *p = unit_point(*p, size);
+                    }
                 }
             }
         }
@@ -297,22 +296,24 @@ impl Vm {
 
     /// The bounds of the transformed hull, or the model box when there is no hull.
     fn hull_bounds(&mut self, t: u32) -> Option<Rect> {
-        let xf = self.transform(t)?;
+        let (lin, pose, skin) = self.placed(t)?;
         let i = &self.insts[t as usize];
         if i.draw.hull.is_empty() {
-            return Some(xf.aabb());
+            return Some(lin.aabb_at(pose.position));
         }
-        let size = self.img.skins[self.skin_index(t)? as usize].size;
         if !self.cfg.geometry_cache {
-            return Some(Rect::from_points(i.draw.hull.iter().map(|&p| xf.hull_point(p, size))));
+            let xf = lin.at(pose.position);
+            return Some(Rect::from_points(i.draw.hull.iter().map(|&v| xf.hull_point(v))));
         }
-        let key = i.draw.xf_key;
-        if i.draw.bounds_key.is_some() && i.draw.bounds_key == key {
+        let key = Some(PoseKey::new(&pose, skin));
+        if i.draw.bounds_key == key {
             return i.draw.bounds;
         }
-        let r = self.shifted_extremes(t, size, &xf).unwrap_or_else(|| {
+        let m = lin.translation(pose.position);
+        let r = self.shifted_extremes(t, &lin, m).unwrap_or_else(|| {
+            let xf = lin.at(pose.position);
             let hull = &self.insts[t as usize].draw.hull;
-            Rect::from_points(hull.iter().map(|&p| xf.hull_point(p, size)))
+            Rect::from_points(hull.iter().map(|&v| xf.hull_point(v)))
         });
         let cache = &mut self.insts[t as usize].draw;
         cache.bounds_key = key;
@@ -320,27 +321,26 @@ impl Vm {
         Some(r)
     }
 
-    /// The hull bounds from the cached extremes plus the translation: every hull point is
-    /// `f32r(offset + m12)` (and `m13` for y), which never decreases as `offset` grows, so the
-    /// smallest and largest points are those of the smallest and largest offsets: the same
-    /// values as [`Rect::from_points`] over every point. `None` (compute point by point)
-    /// where a value is not finite or zero (whose sign would depend on the points' order).
-    fn shifted_extremes(&mut self, t: u32, size: [f64; 2], xf: &Transform) -> Option<Rect> {
+    /// The hull bounds from the cached extremes plus the translation `[m12, m13]`: every hull
+    /// point is `f32r(offset + m12)` (and `m13` for y), which never decreases as `offset`
+    /// grows, so the smallest and largest points are those of the smallest and largest
+    /// offsets: the same values as [`Rect::from_points`] over every point. `None` (compute
+    /// point by point) where a value is not finite or zero (whose sign would depend on the
+    /// points' order).
+    fn shifted_extremes(&mut self, t: u32, lin: &Linear, [m12, m13]: [f64; 2]) -> Option<Rect> {
         let draw = &self.insts[t as usize].draw;
-        let lin = draw.lin?;
         let e = match draw.extremes {
             Some(e) => e,
             None => {
                 let mut e = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY];
-                for &p in &draw.hull {
-                    let [x, y] = lin.hull_offset(p, size);
+                for &v in &draw.hull {
+                    let [x, y] = lin.hull_offset(v);
                     e = [e[0].min(x), e[1].max(x), e[2].min(y), e[3].max(y)];
                 }
                 self.insts[t as usize].draw.extremes = Some(e);
                 e
             }
         };
-        let [m12, m13] = [xf.m[4], xf.m[5]];
         let r = Rect {
             left: f32r(e[0] + m12),
             right: f32r(e[1] + m12),
@@ -364,16 +364,17 @@ impl Vm {
         if current && !i.draw.hull.is_empty() {
             self.hull_bounds(t)
         } else {
-            Some(self.transform(t)?.aabb())
+            let (lin, pose, _) = self.placed(t)?;
+            Some(lin.aabb_at(pose.position))
         }
     }
 
     /// `getFencedPositionOfDrawable`: where `x`, `y` ends up when kept on the stage.
     pub(crate) fn fenced_position(&mut self, t: u32, x: f64, y: f64) -> (f64, f64) {
-        let Some((xf, pose)) = self.transform_at_pose(t) else { return (x, y) };
+        let Some((lin, pose, _)) = self.placed(t) else { return (x, y) };
         let [p0, p1] = pose.position;
         let (dx, dy) = (x - p0, y - p1);
-        let aabb = xf.aabb();
+        let aabb = lin.aabb_at(pose.position);
         let inset = libm::floor(aabb.width().min(aabb.height()) / 2.0);
         let (mut nx, mut ny) = (x, y);
         let sx = STAGE_WIDTH / 2.0 - FENCE_WIDTH.min(inset);
