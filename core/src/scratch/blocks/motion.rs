@@ -46,7 +46,7 @@ impl Vm {
 
     /// `ifOnEdgeBounce`: turn away from the nearest edge the bounds touch, then keep in fence.
     fn bounce(&mut self, t: u32) {
-        let Some(b) = self.bounds(t) else { return };
+        let Some(b) = self.edge_bounds(t) else { return };
         let (hw, hh) = (240.0, 180.0);
         let dists = [
             (hw + b.left).max(0.0),

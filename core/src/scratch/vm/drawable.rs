@@ -7,6 +7,7 @@
 use alloc::vec::Vec;
 
 use crate::scratch::geom::mip::mip_index;
+use crate::scratch::geom::reach;
 use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, HullScratch};
 use crate::scratch::geom::transform::{move_angle, rotation_from_move, unit_point, Linear, Pose};
 use crate::scratch::geom::{f32r, Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
@@ -37,6 +38,9 @@ pub struct DrawCache {
     /// Hull points in the unit square ([`unit_point`]); empty: no hull (hidden or no opaque
     /// pixel).
     hull: Vec<[f64; 2]>,
+    /// The largest coordinate magnitude of `hull`, at least 0.5 (the model box's corners):
+    /// what [`Vm::clear_of_edges`] scales by.
+    hull_reach: f64,
     /// The pose and skin the hull bounds were computed for.
     bounds_key: Option<PoseKey>,
     bounds: Option<Rect>,
@@ -274,6 +278,7 @@ impl Vm {
         points.clear();
         let s = &self.img.skins[skin as usize];
         let size = s.size;
+        let mut reach: f64 = 0.5;
         if self.insts[t as usize].visible && size[0] != 0.0 && size[1] != 0.0 {
             if let Some(probe) = self.update_cpu(t) {
                 if let Some((_, bitmap)) = self.silhouette(t) {
@@ -282,12 +287,14 @@ impl Vm {
                     for p in &mut points {
                         *p = unit_point(*p, size);
                     }
+                    reach = points.iter().fold(reach, |r, v| r.max(v[0].abs()).max(v[1].abs()));
                 }
             }
         }
         self.touch.hull = work;
         let cache = &mut self.insts[t as usize].draw;
         cache.hull = points;
+        cache.hull_reach = reach;
         cache.hull_key = Some(key);
         cache.hull_dirty = false;
         cache.bounds_key = None;
@@ -351,9 +358,40 @@ impl Vm {
         (ok(r.left) && ok(r.right) && ok(r.bottom) && ok(r.top)).then_some(r)
     }
 
+    /// Whether the instance is certainly clear of the box `±limit` around the stage centre
+    /// whatever its direction ([`reach::clear`]): fencing it at `at` changes nothing
+    /// (`shape` false: entries 12 and 13 of its transform are compared, and the model box's
+    /// right edge is never left of entry 12, and so on), or its bounds touch no stage edge
+    /// (`shape` true, `at` its position: the hull or the model box). `false` (compute it)
+    /// when the caches are off or there is no skin. The exact computation gives the same
+    /// answer whenever this says true.
+    fn clear_of_edges(&self, t: u32, at: [f64; 2], limit: [f64; 2], shape: bool) -> bool {
+        if !self.cfg.geometry_cache {
+            return false;
+        }
+        let Some(skin) = self.skin_index(t) else { return false };
+        let i = &self.insts[t as usize];
+        let s = &self.img.skins[skin as usize];
+        let hull = shape.then_some(i.draw.hull_reach);
+        let r = reach::reach(s.size, s.rotation_center, i.size, hull);
+        reach::clear([i.x, i.y], at, r, limit)
+    }
+
     /// `renderer.getBounds`: computes the hull if needed.
     pub(crate) fn bounds(&mut self, t: u32) -> Option<Rect> {
         self.ensure_hull(t);
+        self.hull_bounds(t)
+    }
+
+    /// [`Vm::bounds`] for the edge tests (`if on edge, bounce`, `touching edge`), or `None`
+    /// without computing them when they certainly touch no stage edge
+    /// ([`Vm::clear_of_edges`]): both tests then do nothing, as with the bounds.
+    pub(crate) fn edge_bounds(&mut self, t: u32) -> Option<Rect> {
+        self.ensure_hull(t);
+        let i = &self.insts[t as usize];
+        if self.clear_of_edges(t, [i.x, i.y], [STAGE_WIDTH / 2.0, STAGE_HEIGHT / 2.0], true) {
+            return None;
+        }
         self.hull_bounds(t)
     }
 
@@ -371,6 +409,11 @@ impl Vm {
 
     /// `getFencedPositionOfDrawable`: where `x`, `y` ends up when kept on the stage.
     pub(crate) fn fenced_position(&mut self, t: u32, x: f64, y: f64) -> (f64, f64) {
+        // The fence is at least 225 by 165 from the centre (FENCE_WIDTH 15), and the box's
+        // right edge is never left of entry 12 (likewise for the others).
+        if self.clear_of_edges(t, [x, y], [225.0, 165.0], false) {
+            return (x, y);
+        }
         let Some((lin, pose, _)) = self.placed(t) else { return (x, y) };
         let [p0, p1] = pose.position;
         let (dx, dy) = (x - p0, y - p1);
@@ -420,7 +463,7 @@ impl Vm {
 
     /// `RenderedTarget.isTouchingEdge`.
     pub(crate) fn touching_edge(&mut self, t: u32) -> bool {
-        let Some(b) = self.bounds(t) else { return false };
+        let Some(b) = self.edge_bounds(t) else { return false };
         let (hw, hh) = (STAGE_WIDTH / 2.0, STAGE_HEIGHT / 2.0);
         b.left < -hw || b.right > hw || b.top > hh || b.bottom < -hh
     }
