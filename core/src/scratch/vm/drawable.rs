@@ -15,7 +15,7 @@ use crate::scratch::image::{Skin, SkinBitmap};
 use crate::scratch::render::effects::{Effects, PIXELATE, SHAPE};
 use crate::scratch::value::cast::to_str_value;
 use crate::scratch::value::Value;
-use crate::scratch::vm::target::RotationStyle;
+use crate::scratch::vm::target::{Instance, RotationStyle};
 use crate::scratch::vm::Vm;
 
 /// Index of the ghost effect.
@@ -44,6 +44,8 @@ pub struct DrawCache {
     /// The pose and skin the hull bounds were computed for.
     bounds_key: Option<PoseKey>,
     bounds: Option<Rect>,
+    /// The sprite, costume and scale (bits) of this instance's last MIP request.
+    mip_key: Option<(u32, u32, [u64; 2])>,
 }
 
 /// A cache key: the bits of a pose's position, direction and scale and the skin (bits, so
@@ -110,6 +112,18 @@ pub(crate) struct Probe {
     size: [f64; 2],
 }
 
+/// `_getRenderedDirectionAndScale` (the scale before it is stored as `f32`).
+fn rendered_direction_and_scale(i: &Instance) -> (f64, [f64; 2]) {
+    match i.rotation {
+        RotationStyle::AllAround => (i.direction, [i.size, i.size]),
+        RotationStyle::DontRotate => (90.0, [i.size, i.size]),
+        RotationStyle::LeftRight => {
+            let flip = if i.direction < 0.0 { -1.0 } else { 1.0 };
+            (90.0, [flip * i.size, i.size])
+        }
+    }
+}
+
 /// Whether a skin samples nearest (`useNearest`) for a pose and effects.
 fn use_nearest(skin: &Skin, pose: &Pose, effects: &Effects) -> bool {
     if !skin.vector {
@@ -153,14 +167,7 @@ impl Vm {
     /// The rendered pose (`_getRenderedDirectionAndScale`).
     pub(crate) fn pose(&self, t: u32) -> Pose {
         let i = &self.insts[t as usize];
-        let (direction, scale) = match i.rotation {
-            RotationStyle::AllAround => (i.direction, [i.size, i.size]),
-            RotationStyle::DontRotate => (90.0, [i.size, i.size]),
-            RotationStyle::LeftRight => {
-                let flip = if i.direction < 0.0 { -1.0 } else { 1.0 };
-                (90.0, [flip * i.size, i.size])
-            }
-        };
+        let (direction, scale) = rendered_direction_and_scale(i);
         Pose::new(i.x, i.y, direction, scale)
     }
 
@@ -208,6 +215,14 @@ impl Vm {
     /// MIP level (`crate::scratch::geom::mip::mip_index`, the renderer's rule) and, when it
     /// is the largest so far, takes its silhouette from it.
     pub(crate) fn request_mip(&mut self, t: u32, scale: [f64; 2]) {
+        // Levels only rise: asking again for the costume and scale this instance asked for
+        // last changes nothing.
+        let i = &self.insts[t as usize];
+        let key = (i.sprite, i.costume, scale.map(f64::to_bits));
+        if self.cfg.geometry_cache && i.draw.mip_key == Some(key) {
+            return;
+        }
+        self.insts[t as usize].draw.mip_key = Some(key);
         let Some(skin) = self.skin_index(t) else { return };
         let Some(level) = mip_index(&self.img.skins[skin as usize], scale) else { return };
         let i = &self.insts[t as usize];
@@ -622,8 +637,8 @@ impl Vm {
             let t = self.exec[k];
             let i = &self.insts[t as usize];
             if t != self.stage && i.alive && i.visible {
-                let scale = self.pose(t).scale;
-                self.request_mip(t, scale);
+                let (_, [s0, s1]) = rendered_direction_and_scale(i);
+                self.request_mip(t, [f32r(s0), f32r(s1)]);
             }
         }
     }
