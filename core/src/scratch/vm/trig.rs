@@ -1,27 +1,30 @@
 //! A per-VM memo of `Math.sin`/`Math.cos` ([`jsmath::sin_and_cos`]) keyed by the argument's
-//! bits. The functions are pure, so a hit returns the identical numbers; a move and the
-//! drawable transform it changes ask for the same angle, and directions recur (integer
-//! directions, clones turning in step). `Config::geometry_cache = false` bypasses it.
+//! bits. The functions are pure, so a hit returns the identical numbers. Angles recur: a
+//! move and the drawable transform it changes ask for the same one, and directions repeat
+//! (integer directions shared by many sprites, a sprite turning by a constant comes back to
+//! the same doubles every `360 / turn` frames). `Config::geometry_cache = false` bypasses it.
+
+use alloc::vec::Vec;
 
 use crate::scratch::value::jsmath;
 
-/// Slots of the memo (direct-mapped by a hash of the argument's bits).
-const SLOTS: usize = 64;
+/// Slots of the memo (direct-mapped by a hash of the argument's bits): 96 KB, allocated when
+/// first used.
+const SLOTS: usize = 4096;
 
-/// The key of an empty slot: a NaN (NaN arguments bypass the memo, so it never matches).
-const EMPTY: u64 = 0x7FF8_0000_0000_0000;
-
-/// Recent `(x, sin x, cos x)`, by slot.
-#[derive(Clone, Debug)]
-pub struct TrigMemo {
-    keys: [u64; SLOTS],
-    values: [(f64, f64); SLOTS],
+/// One memoised argument: `key` is the argument's bits inverted, so that an all-zero slot
+/// (key 0, the inverse of a NaN's bits, and NaN arguments are never stored) is empty.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u64,
+    sin: f64,
+    cos: f64,
 }
 
-impl Default for TrigMemo {
-    fn default() -> TrigMemo {
-        TrigMemo { keys: [EMPTY; SLOTS], values: [(0.0, 0.0); SLOTS] }
-    }
+/// Recent `(x, sin x, cos x)`, by slot; no slots until the first call.
+#[derive(Clone, Debug, Default)]
+pub struct TrigMemo {
+    slots: Vec<Slot>,
 }
 
 impl TrigMemo {
@@ -31,15 +34,19 @@ impl TrigMemo {
         if x.is_nan() {
             return jsmath::sin_and_cos(x);
         }
-        let bits = x.to_bits();
-        let k = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % SLOTS;
-        if self.keys[k] == bits {
-            return self.values[k];
+        if self.slots.is_empty() {
+            self.slots = alloc::vec![Slot::default(); SLOTS];
         }
-        let v = jsmath::sin_and_cos(x);
-        self.keys[k] = bits;
-        self.values[k] = v;
-        v
+        let key = !x.to_bits();
+        let k = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize % SLOTS;
+        if let Some(s) = self.slots.get(k).filter(|s| s.key == key) {
+            return (s.sin, s.cos);
+        }
+        let (sin, cos) = jsmath::sin_and_cos(x);
+        if let Some(s) = self.slots.get_mut(k) {
+            *s = Slot { key, sin, cos };
+        }
+        (sin, cos)
     }
 }
 
@@ -63,7 +70,9 @@ mod tests {
     #[test]
     fn memo_returns_what_jsmath_returns() {
         let mut memo = TrigMemo::default();
+        let nan_keys = [f64::from_bits(u64::MAX), f64::from_bits(0x7FF8_0000_0000_0001)];
         let mut xs = alloc::vec![0.0, -0.0, 1.0, f64::NAN, -f64::NAN, f64::INFINITY, 1e300, -3.5];
+        xs.extend(nan_keys);
         let mut u: u64 = 0x9E37_79B9_7F4A_7C15;
         for k in 0..20_000 {
             u ^= u << 13;
