@@ -152,7 +152,8 @@ impl Vm {
             }
             Sop::TurnRight | Sop::TurnLeft => {
                 let d = self.num_arg(args, 0, t);
-                self.set_direction(t, if *op == Sop::TurnRight { dir + d } else { dir - d });
+                let right = matches!(op, Sop::TurnRight);
+                self.set_direction(t, if right { dir + d } else { dir - d });
             }
             Sop::GoTo => {
                 let v = self.arg(args, 0, t);
