@@ -35,7 +35,7 @@ pub fn reach(
 /// Whether a drawable whose target stands at `position`, with `reach` from [`reach`], is clear
 /// of the box `±limit` at `at` (`at` is where it is fenced to, or `position` itself), with a
 /// margin of 2 for the rounding of the position (`Math.round`, `f32`). Not finite or past
-/// [`FAR`]: `false`.
+/// 2^20: `false`.
 pub fn clear(position: [f64; 2], at: [f64; 2], reach: f64, limit: [f64; 2]) -> bool {
     let near = |v: f64| libm::fabs(v) <= FAR;
     near(position[0])

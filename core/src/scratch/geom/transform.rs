@@ -157,8 +157,8 @@ fn rotation_angle(direction: f64) -> f64 {
     (270.0 - direction) * core::f64::consts::PI / 180.0
 }
 
-/// `f32(cos θ)` and `f32(sin θ)` of [`rotation_angle`], as scratch-render stores them
-/// (`Math.cos`/`Math.sin` rounded to `f32`).
+/// `f32(cos θ)` and `f32(sin θ)` of `θ = (270 - direction)·π/180`, as scratch-render stores
+/// them (`Math.cos`/`Math.sin` rounded to `f32`).
 pub fn rotation(direction: f64) -> [f64; 2] {
     let (s, c) = jsmath::sin_and_cos(rotation_angle(direction));
     [f32r(c), f32r(s)]

@@ -302,7 +302,9 @@ impl Vm {
                     for p in &mut points {
                         *p = unit_point(*p, size);
                     }
-                    reach = points.iter().fold(reach, |r, v| r.max(v[0].abs()).max(v[1].abs()));
+                    reach = points
+                        .iter()
+                        .fold(reach, |r, v| r.max(libm::fabs(v[0])).max(libm::fabs(v[1])));
                 }
             }
         }
