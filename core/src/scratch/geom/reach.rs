@@ -9,30 +9,41 @@ use super::f32r;
 /// below 2^22 is under 1/4); beyond it [`clear`] says no.
 const FAR: f64 = 1_048_576.0;
 
-/// A bound, for every direction and flip, on how far entries 12 and 13 of the transform
-/// (`Transform::m[4]`, `m[5]`) lie from the rounded position (`hull_reach` `None`), or every
-/// transformed hull point and model-box corner (`Some(r)`: hull points in the unit square at
-/// most `r` from its centre in each coordinate, `r ≥ 0.5`). `size` is the target's size in
-/// percent. The offset is `r0·a0 + r4·a1` with rotation entries at most 1, so at most
-/// `|a0| + |a1|`; a point adds at most `r·(|ss0| + |ss1|)`. Dividing by 100 is bounded by
-/// multiplying by 0.010001, which also covers every `f32` rounding of those values.
-pub fn reach(
-    size: [f64; 2],
-    rotation_center: [f64; 2],
-    scale: f64,
-    hull_reach: Option<f64>,
-) -> f64 {
-    let [w, h] = size;
-    let [cx, cy] = rotation_center;
-    let scale = libm::fabs(scale) * 0.010_001;
-    let offset = (libm::fabs(f32r(cx) - w / 2.0) + libm::fabs(f32r(cy) - h / 2.0)) * scale;
-    match hull_reach {
-        Some(r) => offset + r * (libm::fabs(w) + libm::fabs(h)) * scale,
-        None => offset,
+/// Bounds, for every direction and flip, on how far a drawable reaches from its rounded
+/// position, for a costume's `size` and `rotation_center` and the target's size in percent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reach {
+    /// Entries 12 and 13 of the transform (`Transform::m[4]`, `m[5]`) minus the position:
+    /// `r0·a0 + r4·a1` with rotation entries at most 1, so at most `|a0| + |a1|`.
+    offset: f64,
+    /// `|ss0| + |ss1|`: a point of the unit square at most `r` from its centre in each
+    /// coordinate lies at most `r` times this from the offset.
+    extent: f64,
+}
+
+impl Reach {
+    /// The bounds; dividing by 100 is bounded by multiplying by 0.010001, which also covers
+    /// every `f32` rounding of `a0`, `a1`, `ss0` and `ss1`.
+    pub fn new(size: [f64; 2], rotation_center: [f64; 2], scale: f64) -> Reach {
+        let [w, h] = size;
+        let [cx, cy] = rotation_center;
+        let scale = libm::fabs(scale) * 0.010_001;
+        let offset = (libm::fabs(f32r(cx) - w / 2.0) + libm::fabs(f32r(cy) - h / 2.0)) * scale;
+        Reach { offset, extent: (libm::fabs(w) + libm::fabs(h)) * scale }
+    }
+
+    /// How far entries 12 and 13 reach (`hull_reach` `None`), or every transformed hull
+    /// point and model-box corner (`Some(r)`: hull points in the unit square at most `r`
+    /// from its centre in each coordinate, `r ≥ 0.5`).
+    pub fn of(&self, hull_reach: Option<f64>) -> f64 {
+        match hull_reach {
+            Some(r) => self.offset + r * self.extent,
+            None => self.offset,
+        }
     }
 }
 
-/// Whether a drawable whose target stands at `position`, with `reach` from [`reach`], is clear
+/// Whether a drawable whose target stands at `position`, with `reach` from [`Reach::of`], is clear
 /// of the box `±limit` at `at` (`at` is where it is fenced to, or `position` itself), with a
 /// margin of 2 for the rounding of the position (`Math.round`, `f32`). Not finite or past
 /// 2^20: `false`.
@@ -111,7 +122,7 @@ mod tests {
         let mut accepted = 0;
         for _ in 0..200_000 {
             let (size, center, scale, d, flip) = drawable(&mut rng);
-            let r = reach(size, center, scale, None);
+            let r = Reach::new(size, center, scale).of(None);
             let position = at_threshold(&mut rng, r, [225.0, 165.0]);
             let at = at_threshold(&mut rng, r, [225.0, 165.0]);
             if !clear(position, at, r, [225.0, 165.0]) {
@@ -143,7 +154,7 @@ mod tests {
             let (size, center, scale, d, flip) = drawable(&mut rng);
             let u = rng.next();
             let hull_reach = rng.pick(&[0.5, 0.5 + u]);
-            let r = reach(size, center, scale, Some(hull_reach));
+            let r = Reach::new(size, center, scale).of(Some(hull_reach));
             let position = at_threshold(&mut rng, r, [240.0, 180.0]);
             if !clear(position, position, r, [240.0, 180.0]) {
                 continue;
@@ -175,6 +186,6 @@ mod tests {
             assert!(!clear([0.0, 0.0], [bad, 0.0], 1.0, [240.0, 180.0]));
             assert!(!clear([0.0, 0.0], [0.0, 0.0], bad, [240.0, 180.0]));
         }
-        assert!(reach([10.0, 10.0], [5.0, 5.0], f64::NAN, None).is_nan());
+        assert!(Reach::new([10.0, 10.0], [5.0, 5.0], f64::NAN).of(None).is_nan());
     }
 }

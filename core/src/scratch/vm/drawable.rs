@@ -46,6 +46,8 @@ pub struct DrawCache {
     bounds: Option<Rect>,
     /// The sprite, costume and scale (bits) of this instance's last MIP request.
     mip_key: Option<(u32, u32, [u64; 2])>,
+    /// [`reach::Reach`] for the sprite, costume and size (bits) in the key.
+    reach: Option<((u32, u32, u64), reach::Reach)>,
 }
 
 /// A cache key: the bits of a pose's position, direction and scale and the skin (bits, so
@@ -382,15 +384,24 @@ impl Vm {
     /// (`shape` true, `at` its position: the hull or the model box). `false` (compute it)
     /// when the caches are off or there is no skin. The exact computation gives the same
     /// answer whenever this says true.
-    fn clear_of_edges(&self, t: u32, at: [f64; 2], limit: [f64; 2], shape: bool) -> bool {
+    fn clear_of_edges(&mut self, t: u32, at: [f64; 2], limit: [f64; 2], shape: bool) -> bool {
         if !self.cfg.geometry_cache {
             return false;
         }
-        let Some(skin) = self.skin_index(t) else { return false };
         let i = &self.insts[t as usize];
-        let s = &self.img.skins[skin as usize];
-        let hull = shape.then_some(i.draw.hull_reach);
-        let r = reach::reach(s.size, s.rotation_center, i.size, hull);
+        let key = (i.sprite, i.costume, i.size.to_bits());
+        let parts = match i.draw.reach {
+            Some((k, parts)) if k == key => parts,
+            _ => {
+                let Some(skin) = self.skin_index(t) else { return false };
+                let s = &self.img.skins[skin as usize];
+                let parts = reach::Reach::new(s.size, s.rotation_center, i.size);
+                self.insts[t as usize].draw.reach = Some((key, parts));
+                parts
+            }
+        };
+        let i = &self.insts[t as usize];
+        let r = parts.of(shape.then_some(i.draw.hull_reach));
         reach::clear([i.x, i.y], at, r, limit)
     }
 
