@@ -1,11 +1,13 @@
 //! Geometry caches versus no caches: every project with costumes in the repository (the stage
-//! goldens, the clone bench workloads and `tests/fixtures/geometry_churn`, where costume,
+//! goldens, the clone bench workloads, `tests/fixtures/geometry_churn`, where costume,
 //! size, rotation style, shape effect, direction, position and visibility all change at
-//! random) runs with its skins twice, with `Config::geometry_cache` on and off, and every
-//! frame's trace line must be identical. Direct writes (`Input::SetSprite`, as test suites
+//! random, and `tests/fixtures/edge_sweep`, forty sprites of random sizes and rotation
+//! centres jumping to every distance from the edges) runs with its skins twice, with
+//! `Config::geometry_cache` on and off, and every frame's trace line must be identical. Direct writes (`Input::SetSprite`, as test suites
 //! make them) are sent to the churn fixture's sprite between frames. A stale transform,
 //! position-free part or hull bound would move a fenced or bounced sprite, or change a
-//! `touching edge` count, in the cached run.
+//! `touching edge` count, in the cached run; so would a shortcut for sprites clear of the
+//! edges that is taken where it does not hold.
 
 use std::path::{Path, PathBuf};
 
@@ -37,8 +39,9 @@ fn projects() -> Vec<(String, PathBuf)> {
         let p = root().join(format!("benches/workloads/scratch/{w}.project.json"));
         out.push((format!("benches/{w}"), p));
     }
-    let churn = root().join("hosts/host/tests/fixtures/geometry_churn");
-    out.push(("fixtures/geometry_churn".into(), churn));
+    for f in ["geometry_churn", "edge_sweep"] {
+        out.push((format!("fixtures/{f}"), root().join("hosts/host/tests/fixtures").join(f)));
+    }
     out
 }
 
@@ -98,4 +101,16 @@ fn the_churn_fixture_churns() {
     assert!(last.contains("\"edges\""), "{last}");
     assert!(!last.contains("\"edges\":0,"), "no edge touched: {last}");
     assert!(lines.iter().any(|l| l.contains("\"costume\":1")), "no costume switch");
+}
+
+/// The sweep fixture reaches the edges often and uses its costume with the rotation centre
+/// outside it.
+#[test]
+fn the_sweep_fixture_sweeps() {
+    let lines = run(&root().join("hosts/host/tests/fixtures/edge_sweep"), true, 150);
+    let last = lines.last().expect("frames");
+    let edges = last.split("\"edges\":").nth(1).and_then(|r| r.split([',', '}']).next());
+    let edges: f64 = edges.and_then(|e| e.parse().ok()).expect("edges counter");
+    assert!(edges > 200.0, "only {edges} edge frames: {last}");
+    assert!(lines.iter().any(|l| l.contains("\"costume\":2")), "no third costume");
 }

@@ -3,6 +3,7 @@
 //! to the stage as scratch-render does (`crate::scratch::vm::drawable`); without, they are
 //! set unfenced and bouncing does nothing, as scratch-vm without a renderer.
 
+use crate::scratch::geom::transform::move_angle;
 use crate::scratch::image::Sop;
 use crate::scratch::value::cast::{to_number, to_str_value};
 use crate::scratch::value::jsmath;
@@ -45,7 +46,7 @@ impl Vm {
 
     /// `ifOnEdgeBounce`: turn away from the nearest edge the bounds touch, then keep in fence.
     fn bounce(&mut self, t: u32) {
-        let Some(b) = self.bounds(t) else { return };
+        let Some(b) = self.edge_bounds(t) else { return };
         let (hw, hh) = (240.0, 180.0);
         let dists = [
             (hw + b.left).max(0.0),
@@ -63,9 +64,7 @@ impl Vm {
         if min > 0.0 {
             return;
         }
-        let i = &self.insts[t as usize];
-        let r = (90.0 - i.direction) * core::f64::consts::PI / 180.0;
-        let (sin, cos) = jsmath::sin_and_cos(r);
+        let (sin, cos) = self.sin_cos(move_angle(self.insts[t as usize].direction));
         let (mut dx, mut dy) = (cos, -sin);
         match edge {
             0 => dx = libm::fabs(dx).max(0.2),
@@ -148,13 +147,13 @@ impl Vm {
         match op {
             Sop::MoveSteps => {
                 let s = self.num_arg(args, 0, t);
-                let r = (core::f64::consts::PI * (90.0 - dir)) / 180.0;
-                let (sin, cos) = jsmath::sin_and_cos(r);
+                let (sin, cos) = self.sin_cos(move_angle(dir));
                 self.set_xy(t, x + s * cos, y + s * sin);
             }
             Sop::TurnRight | Sop::TurnLeft => {
                 let d = self.num_arg(args, 0, t);
-                self.set_direction(t, if *op == Sop::TurnRight { dir + d } else { dir - d });
+                let right = matches!(op, Sop::TurnRight);
+                self.set_direction(t, if right { dir + d } else { dir - d });
             }
             Sop::GoTo => {
                 let v = self.arg(args, 0, t);

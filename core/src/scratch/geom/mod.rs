@@ -5,6 +5,7 @@
 //! See `docs/stage-geometry.md` for what is exact and what is approximated.
 
 pub mod mip;
+pub mod reach;
 pub mod rect;
 pub mod silhouette;
 pub mod transform;

@@ -78,6 +78,8 @@ pub struct Linear {
     pub offset: [f64; 2],
     /// The inverse's `1 / det`.
     det: f64,
+    /// Half the width and height of the transformed skin rectangle (the box's extents).
+    half: [f64; 2],
 }
 
 impl Linear {
@@ -88,9 +90,19 @@ impl Linear {
         size: [f64; 2],
         rotation_center: [f64; 2],
     ) -> Linear {
-        let rotation = (270.0 - direction) * core::f64::consts::PI / 180.0;
-        let (s, c) = jsmath::sin_and_cos(rotation);
-        let (r0, r1, r4, r5) = (f32r(c), f32r(s), f32r(-s), f32r(c));
+        Linear::rotated(rotation(direction), scale, size, rotation_center)
+    }
+
+    /// [`Linear::new`] with the rotation already known ([`rotation`] of the direction).
+    pub fn rotated(
+        rotation: [f64; 2],
+        scale: [f64; 2],
+        size: [f64; 2],
+        rotation_center: [f64; 2],
+    ) -> Linear {
+        let [r0, r1] = rotation;
+        // f32(-s) is -f32(s): rounding to nearest is symmetric.
+        let (r4, r5) = (-r1, r0);
         let center = [f32r(rotation_center[0]), f32r(rotation_center[1])];
         let [sc0, sc1] = scale;
         let a0 = f32r((center[0] - (size[0] / 2.0)) * sc0 / 100.0);
@@ -102,40 +114,125 @@ impl Linear {
         let [m00, m01, m10, _] = m;
         // twgl.m4.inverse: t0 = m11, t1 = -m01
         let det = 1.0 / ((m00 * m[3]) + (m10 * -m01));
-        Linear { m, offset: [(r0 * a0) + (r4 * a1), (r1 * a0) + (r5 * a1)], det }
+        let offset = [(r0 * a0) + (r4 * a1), (r1 * a0) + (r5 * a1)];
+        Linear { m, offset, det, half: half_extents(&m) }
+    }
+
+    /// Entries 12 and 13 of the transform with the drawable at `position` (already rounded
+    /// and stored as `f32`).
+    #[inline]
+    pub fn translation(&self, position: [f64; 2]) -> [f64; 2] {
+        [f32r(self.offset[0] + position[0]), f32r(self.offset[1] + position[1])]
     }
 
     /// The transform with the drawable at `position` (already rounded and stored as `f32`).
     #[inline]
     pub fn at(&self, position: [f64; 2]) -> Transform {
         let [m00, m01, m10, m11] = self.m;
-        let m = [
-            m00,
-            m01,
-            m10,
-            m11,
-            f32r(self.offset[0] + position[0]),
-            f32r(self.offset[1] + position[1]),
-        ];
+        let [m12, m13] = self.translation(position);
+        let m = [m00, m01, m10, m11, m12, m13];
         Transform { m, inv: inverse(&m, self.det) }
+    }
+
+    /// `at(position).aabb()` without the inverse.
+    #[inline]
+    pub fn aabb_at(&self, position: [f64; 2]) -> Rect {
+        aabb(self.half, self.translation(position))
     }
 
     /// A convex-hull point's stage position before the translation: `hull_point` is
     /// `f32r(offset + m12)`, `f32r(offset + m13)` of this (see [`Transform::hull_point`]).
+    /// `v` is the point in the unit square ([`unit_point`]).
     #[inline]
-    pub fn hull_offset(&self, point: [f64; 2], size: [f64; 2]) -> [f64; 2] {
-        let [v0, v1] = hull_v(point, size);
+    pub fn hull_offset(&self, v: [f64; 2]) -> [f64; 2] {
+        let [v0, v1] = v;
         let [m0, m1, m4, m5] = self.m;
         [(v0 * m0) + (v1 * m4), (v0 * m1) + (v1 * m5)]
     }
 }
 
-/// A hull point (skin pixel grid, +y down) in the unit square, as `f32`.
+/// `(270 - direction)·π/180`: the angle scratch-render rotates a drawable by.
 #[inline]
-fn hull_v(point: [f64; 2], size: [f64; 2]) -> [f64; 2] {
+fn rotation_angle(direction: f64) -> f64 {
+    (270.0 - direction) * core::f64::consts::PI / 180.0
+}
+
+/// `f32(cos θ)` and `f32(sin θ)` of `θ = (270 - direction)·π/180`, as scratch-render stores
+/// them (`Math.cos`/`Math.sin` rounded to `f32`).
+pub fn rotation(direction: f64) -> [f64; 2] {
+    let (s, c) = jsmath::sin_and_cos(rotation_angle(direction));
+    [f32r(c), f32r(s)]
+}
+
+/// The angle `move` and `if on edge, bounce` take the sine and cosine of:
+/// `π·(90 - direction)/180` (`(90 - direction)·π/180` in bounce: the product commutes).
+#[inline]
+pub fn move_angle(direction: f64) -> f64 {
+    (core::f64::consts::PI * (90.0 - direction)) / 180.0
+}
+
+/// π as a double-double (`PI_HI + PI_LO` is within 2^-105 of π).
+const PI_HI: f64 = core::f64::consts::PI;
+const PI_LO: f64 = 1.224_646_799_147_353_2e-16;
+
+/// [`rotation`] from `(Math.sin(m), Math.cos(m))` of `m = move_angle(direction)`, which a move
+/// has just computed, without a second correctly rounded evaluation. The rotation angle `θ`
+/// is `m + π + δ` with `δ = θ - m - π` computed almost exactly (`θ - m` by `two_sum`, then
+/// π subtracted in double-double: `|δ| < 10^-14` for directions in range), so
+/// `sin θ = -(sin m + cos m·δ)` and `cos θ = -(cos m - sin m·δ)` up to `δ²`. With the error
+/// of the given values (half an ulp each) and of this arithmetic, the browser's double lies
+/// within `w` of the result below; when every value in that window rounds to the same `f32`
+/// (compared by bits, so a window across zero fails) that is the answer, else `None` and
+/// [`rotation`] decides (an `f32` rounding boundary within a few double ulps: about one
+/// argument in 10^7, more near zero).
+pub fn rotation_from_move(direction: f64, sin_cos_move: (f64, f64)) -> Option<[f64; 2]> {
+    let (sm, cm) = sin_cos_move;
+    let m = move_angle(direction);
+    let theta = rotation_angle(direction);
+    // θ - m exactly (two_sum), then minus π: the first difference is exact (Sterbenz: both
+    // within a factor of 2 of π once |δ| is small), the second rounds by ≤ 2^-53·|δ|.
+    let d = theta - m;
+    let bb = d - theta;
+    let d_lo = (theta - (d - bb)) + (-m - bb);
+    let delta = (d - PI_HI) + (d_lo - PI_LO);
+    // false for NaN too
+    let small = libm::fabs(delta) <= 1e-10;
+    if !small {
+        return None;
+    }
+    let one = |base: f64, other: f64, y: f64| -> Option<f64> {
+        // |error| ≤ 2^-52·(|base| + |other·δ| + |y|) + δ²·|base| + 2^-105·|other|; w is ≥ 4×.
+        let w = (libm::fabs(base) + libm::fabs(other * delta) + libm::fabs(y)) * 1.0e-15 + 1.0e-30;
+        let (lo, hi) = (f32r(y - w), f32r(y + w));
+        (y.is_finite() && lo.to_bits() == hi.to_bits()).then_some(lo)
+    };
+    let s = one(sm, cm, -(sm + cm * delta))?;
+    let c = one(cm, sm, -(cm - sm * delta))?;
+    Some([c, s])
+}
+
+/// A hull point (skin pixel grid, +y down) in the unit square, as `f32`: how
+/// `_getTransformedHullPoints` starts from each point.
+#[inline]
+pub fn unit_point(point: [f64; 2], size: [f64; 2]) -> [f64; 2] {
     let half_x = 1.0 / size[0] / 2.0;
     let half_y = 1.0 / size[1] / 2.0;
     [f32r(0.5 + (-point[0] / size[0]) - half_x), f32r((point[1] / size[1]) - 0.5 + half_y)]
+}
+
+/// Half the width and height of the transformed skin rectangle (`initFromModelMatrix`).
+#[inline]
+fn half_extents(m: &[f64; 4]) -> [f64; 2] {
+    let [m0, m1, m4, m5] = *m;
+    [libm::fabs(0.5 * m0) + libm::fabs(0.5 * m4), libm::fabs(0.5 * m1) + libm::fabs(0.5 * m5)]
+}
+
+/// The box of half extents `half` at translation `t` (`Rectangle.initFromModelMatrix`).
+#[inline]
+fn aabb(half: [f64; 2], t: [f64; 2]) -> Rect {
+    let [x, y] = half;
+    let [m12, m13] = t;
+    Rect { left: -x + m12, right: x + m12, top: y + m13, bottom: -y + m13 }
 }
 
 impl Transform {
@@ -147,15 +244,13 @@ impl Transform {
     /// The box of the transformed skin rectangle (`Rectangle.initFromModelMatrix`).
     pub fn aabb(&self) -> Rect {
         let [m0, m1, m4, m5, m12, m13] = self.m;
-        let x = libm::fabs(0.5 * m0) + libm::fabs(0.5 * m4);
-        let y = libm::fabs(0.5 * m1) + libm::fabs(0.5 * m5);
-        Rect { left: -x + m12, right: x + m12, top: y + m13, bottom: -y + m13 }
+        aabb(half_extents(&[m0, m1, m4, m5]), [m12, m13])
     }
 
-    /// A convex-hull point (skin pixel grid, +y down) in stage space
-    /// (`_getTransformedHullPoints`).
-    pub fn hull_point(&self, point: [f64; 2], size: [f64; 2]) -> [f64; 2] {
-        let [v0, v1] = hull_v(point, size);
+    /// A convex-hull point in stage space (`_getTransformedHullPoints`), from the point in
+    /// the unit square ([`unit_point`]).
+    pub fn hull_point(&self, v: [f64; 2]) -> [f64; 2] {
+        let [v0, v1] = v;
         let [m0, m1, m4, m5, m12, m13] = self.m;
         [f32r((v0 * m0) + (v1 * m4) + m12), f32r((v0 * m1) + (v1 * m5) + m13)]
     }
@@ -196,6 +291,36 @@ fn inverse(m: &[f64; 6], d: f64) -> [f64; 6] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rotation derived from the move angle's sine and cosine equals the full evaluation
+    /// bit for bit wherever it answers, on integer, half, random and wrapped directions (every
+    /// direction `wrap_clamp` gives and the rendered 90), and answers almost everywhere.
+    #[test]
+    fn rotation_from_move_equals_rotation() {
+        let mut ds: alloc::vec::Vec<f64> = (-1800..=1800).map(|k| f64::from(k) / 10.0).collect();
+        ds.extend([90.0, -0.0, 0.0, 180.0, -179.0, 1e-300, -1e-300, 179.999_999_999_999_97]);
+        let mut u: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..300_000 {
+            u ^= u << 13;
+            u ^= u >> 7;
+            u ^= u << 17;
+            ds.push((u as f64 / u64::MAX as f64) * 360.0 - 179.5);
+        }
+        let mut answered = 0;
+        for &d in &ds {
+            let want = rotation(d);
+            if let Some(got) = rotation_from_move(d, jsmath::sin_and_cos(move_angle(d))) {
+                assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "direction {d:e}");
+                answered += 1;
+            }
+        }
+        assert!(answered * 1000 > ds.len() * 999, "{answered} of {}", ds.len());
+        // out of range or not finite: no answer rather than a wrong one
+        for d in [f64::NAN, f64::INFINITY, 1e300, -1e17] {
+            let got = rotation_from_move(d, jsmath::sin_and_cos(move_angle(d)));
+            assert!(got.is_none() || got == Some(rotation(d)), "direction {d:e}");
+        }
+    }
 
     #[test]
     fn floor_equals_libm_floor() {

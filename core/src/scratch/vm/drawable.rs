@@ -7,14 +7,15 @@
 use alloc::vec::Vec;
 
 use crate::scratch::geom::mip::mip_index;
+use crate::scratch::geom::reach;
 use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, HullScratch};
-use crate::scratch::geom::transform::{Linear, Pose};
+use crate::scratch::geom::transform::{move_angle, rotation_from_move, unit_point, Linear, Pose};
 use crate::scratch::geom::{f32r, Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
 use crate::scratch::image::{Skin, SkinBitmap};
 use crate::scratch::render::effects::{Effects, PIXELATE, SHAPE};
 use crate::scratch::value::cast::to_str_value;
 use crate::scratch::value::Value;
-use crate::scratch::vm::target::RotationStyle;
+use crate::scratch::vm::target::{Instance, RotationStyle};
 use crate::scratch::vm::Vm;
 
 /// Index of the ghost effect.
@@ -23,9 +24,6 @@ const GHOST: usize = 6;
 /// Cached renderer state of one instance (recomputed when its inputs change).
 #[derive(Clone, Debug, Default)]
 pub struct DrawCache {
-    /// The pose and costume the transform was computed for.
-    xf_key: Option<PoseKey>,
-    xf: Option<Transform>,
     /// The direction, scale and skin the position-free part was computed for (only the
     /// translation changes while a sprite moves).
     lin_key: Option<PoseKey>,
@@ -37,11 +35,19 @@ pub struct DrawCache {
     hull_key: Option<(u32, bool)>,
     /// A shape effect was set since the hull was made (`setConvexHullDirty`).
     hull_dirty: bool,
-    /// Hull points in skin units (+y down); empty: no hull (hidden or no opaque pixel).
+    /// Hull points in the unit square ([`unit_point`]); empty: no hull (hidden or no opaque
+    /// pixel).
     hull: Vec<[f64; 2]>,
-    /// The transform key the hull bounds were computed for.
+    /// The largest coordinate magnitude of `hull`, at least 0.5 (the model box's corners):
+    /// what [`Vm::clear_of_edges`] scales by.
+    hull_reach: f64,
+    /// The pose and skin the hull bounds were computed for.
     bounds_key: Option<PoseKey>,
     bounds: Option<Rect>,
+    /// The sprite, costume and scale (bits) of this instance's last MIP request.
+    mip_key: Option<(u32, u32, [u64; 2])>,
+    /// [`reach::Reach`] for the sprite, costume and size (bits) in the key.
+    reach: Option<((u32, u32, u64), reach::Reach)>,
 }
 
 /// A cache key: the bits of a pose's position, direction and scale and the skin (bits, so
@@ -108,6 +114,18 @@ pub(crate) struct Probe {
     size: [f64; 2],
 }
 
+/// `_getRenderedDirectionAndScale` (the scale before it is stored as `f32`).
+fn rendered_direction_and_scale(i: &Instance) -> (f64, [f64; 2]) {
+    match i.rotation {
+        RotationStyle::AllAround => (i.direction, [i.size, i.size]),
+        RotationStyle::DontRotate => (90.0, [i.size, i.size]),
+        RotationStyle::LeftRight => {
+            let flip = if i.direction < 0.0 { -1.0 } else { 1.0 };
+            (90.0, [flip * i.size, i.size])
+        }
+    }
+}
+
 /// Whether a skin samples nearest (`useNearest`) for a pose and effects.
 fn use_nearest(skin: &Skin, pose: &Pose, effects: &Effects) -> bool {
     if !skin.vector {
@@ -151,52 +169,43 @@ impl Vm {
     /// The rendered pose (`_getRenderedDirectionAndScale`).
     pub(crate) fn pose(&self, t: u32) -> Pose {
         let i = &self.insts[t as usize];
-        let (direction, scale) = match i.rotation {
-            RotationStyle::AllAround => (i.direction, [i.size, i.size]),
-            RotationStyle::DontRotate => (90.0, [i.size, i.size]),
-            RotationStyle::LeftRight => {
-                let flip = if i.direction < 0.0 { -1.0 } else { 1.0 };
-                (90.0, [flip * i.size, i.size])
-            }
-        };
+        let (direction, scale) = rendered_direction_and_scale(i);
         Pose::new(i.x, i.y, direction, scale)
     }
 
-    /// The instance's transform (cached; the position-free part is cached apart, so a move
-    /// costs only the translation).
+    /// The instance's transform (the position-free part is cached, so a move costs only the
+    /// translation; the inverse is computed here, for the point queries that need it).
     pub(crate) fn transform(&mut self, t: u32) -> Option<Transform> {
-        self.transform_at_pose(t).map(|(xf, _)| xf)
+        let (lin, pose, _) = self.placed(t)?;
+        Some(lin.at(pose.position))
     }
 
-    /// [`Vm::transform`] and the pose it is for.
-    fn transform_at_pose(&mut self, t: u32) -> Option<(Transform, Pose)> {
+    /// The position-free part of the instance's transform, its pose and skin.
+    fn placed(&mut self, t: u32) -> Option<(Linear, Pose, u32)> {
         let skin = self.skin_index(t)?;
         let pose = self.pose(t);
         if !self.cfg.geometry_cache {
             let s = &self.img.skins[skin as usize];
-            return Some((Transform::new(&pose, s.size, s.rotation_center), pose));
+            let lin = Linear::new(pose.direction, pose.scale, s.size, s.rotation_center);
+            return Some((lin, pose, skin));
         }
-        let key = PoseKey::new(&pose, skin);
-        let cache = &self.insts[t as usize].draw;
-        if let (Some(xf), true) = (cache.xf, cache.xf_key == Some(key)) {
-            return Some((xf, pose));
-        }
-        let xf = self.linear(t, &pose, skin).at(pose.position);
-        let cache = &mut self.insts[t as usize].draw;
-        cache.xf_key = Some(key);
-        cache.xf = Some(xf);
-        Some((xf, pose))
+        Some((self.linear(t, &pose, skin), pose, skin))
     }
 
-    /// The position-free part of the transform for `pose` (cached).
+    /// The position-free part of the transform for `pose` (cached). Its rotation comes from
+    /// the sine and cosine of the move angle, which the memo usually holds from the move
+    /// that changed the pose ([`rotation_from_move`]; exact, else the full evaluation).
     fn linear(&mut self, t: u32, pose: &Pose, skin: u32) -> Linear {
         let key = PoseKey::linear(pose, skin);
         let cache = &self.insts[t as usize].draw;
         if let (Some(lin), true) = (cache.lin, cache.lin_key == Some(key)) {
             return lin;
         }
+        let sc = self.sin_cos(move_angle(pose.direction));
+        let rotation = rotation_from_move(pose.direction, sc)
+            .unwrap_or_else(|| crate::scratch::geom::transform::rotation(pose.direction));
         let s = &self.img.skins[skin as usize];
-        let lin = Linear::new(pose.direction, pose.scale, s.size, s.rotation_center);
+        let lin = Linear::rotated(rotation, pose.scale, s.size, s.rotation_center);
         let cache = &mut self.insts[t as usize].draw;
         cache.lin_key = Some(key);
         cache.lin = Some(lin);
@@ -208,6 +217,14 @@ impl Vm {
     /// MIP level (`crate::scratch::geom::mip::mip_index`, the renderer's rule) and, when it
     /// is the largest so far, takes its silhouette from it.
     pub(crate) fn request_mip(&mut self, t: u32, scale: [f64; 2]) {
+        // Levels only rise: asking again for the costume and scale this instance asked for
+        // last changes nothing.
+        let i = &self.insts[t as usize];
+        let key = (i.sprite, i.costume, scale.map(f64::to_bits));
+        if self.cfg.geometry_cache && i.draw.mip_key == Some(key) {
+            return;
+        }
+        self.insts[t as usize].draw.mip_key = Some(key);
         let Some(skin) = self.skin_index(t) else { return };
         let Some(level) = mip_index(&self.img.skins[skin as usize], scale) else { return };
         let i = &self.insts[t as usize];
@@ -278,17 +295,25 @@ impl Vm {
         points.clear();
         let s = &self.img.skins[skin as usize];
         let size = s.size;
+        let mut reach: f64 = 0.5;
         if self.insts[t as usize].visible && size[0] != 0.0 && size[1] != 0.0 {
             if let Some(probe) = self.update_cpu(t) {
                 if let Some((_, bitmap)) = self.silhouette(t) {
                     let effect = |p| probe.effects.transform_point_cpu(p, size);
                     hull(bitmap, size, effect, &mut work, &mut points);
+                    for p in &mut points {
+                        *p = unit_point(*p, size);
+                    }
+                    reach = points
+                        .iter()
+                        .fold(reach, |r, v| r.max(libm::fabs(v[0])).max(libm::fabs(v[1])));
                 }
             }
         }
         self.touch.hull = work;
         let cache = &mut self.insts[t as usize].draw;
         cache.hull = points;
+        cache.hull_reach = reach;
         cache.hull_key = Some(key);
         cache.hull_dirty = false;
         cache.bounds_key = None;
@@ -297,22 +322,24 @@ impl Vm {
 
     /// The bounds of the transformed hull, or the model box when there is no hull.
     fn hull_bounds(&mut self, t: u32) -> Option<Rect> {
-        let xf = self.transform(t)?;
+        let (lin, pose, skin) = self.placed(t)?;
         let i = &self.insts[t as usize];
         if i.draw.hull.is_empty() {
-            return Some(xf.aabb());
+            return Some(lin.aabb_at(pose.position));
         }
-        let size = self.img.skins[self.skin_index(t)? as usize].size;
         if !self.cfg.geometry_cache {
-            return Some(Rect::from_points(i.draw.hull.iter().map(|&p| xf.hull_point(p, size))));
+            let xf = lin.at(pose.position);
+            return Some(Rect::from_points(i.draw.hull.iter().map(|&v| xf.hull_point(v))));
         }
-        let key = i.draw.xf_key;
-        if i.draw.bounds_key.is_some() && i.draw.bounds_key == key {
+        let key = Some(PoseKey::new(&pose, skin));
+        if i.draw.bounds_key == key {
             return i.draw.bounds;
         }
-        let r = self.shifted_extremes(t, size, &xf).unwrap_or_else(|| {
+        let m = lin.translation(pose.position);
+        let r = self.shifted_extremes(t, &lin, m).unwrap_or_else(|| {
+            let xf = lin.at(pose.position);
             let hull = &self.insts[t as usize].draw.hull;
-            Rect::from_points(hull.iter().map(|&p| xf.hull_point(p, size)))
+            Rect::from_points(hull.iter().map(|&v| xf.hull_point(v)))
         });
         let cache = &mut self.insts[t as usize].draw;
         cache.bounds_key = key;
@@ -320,27 +347,26 @@ impl Vm {
         Some(r)
     }
 
-    /// The hull bounds from the cached extremes plus the translation: every hull point is
-    /// `f32r(offset + m12)` (and `m13` for y), which never decreases as `offset` grows, so the
-    /// smallest and largest points are those of the smallest and largest offsets: the same
-    /// values as [`Rect::from_points`] over every point. `None` (compute point by point)
-    /// where a value is not finite or zero (whose sign would depend on the points' order).
-    fn shifted_extremes(&mut self, t: u32, size: [f64; 2], xf: &Transform) -> Option<Rect> {
+    /// The hull bounds from the cached extremes plus the translation `[m12, m13]`: every hull
+    /// point is `f32r(offset + m12)` (and `m13` for y), which never decreases as `offset`
+    /// grows, so the smallest and largest points are those of the smallest and largest
+    /// offsets: the same values as [`Rect::from_points`] over every point. `None` (compute
+    /// point by point) where a value is not finite or zero (whose sign would depend on the
+    /// points' order).
+    fn shifted_extremes(&mut self, t: u32, lin: &Linear, [m12, m13]: [f64; 2]) -> Option<Rect> {
         let draw = &self.insts[t as usize].draw;
-        let lin = draw.lin?;
         let e = match draw.extremes {
             Some(e) => e,
             None => {
                 let mut e = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY];
-                for &p in &draw.hull {
-                    let [x, y] = lin.hull_offset(p, size);
+                for &v in &draw.hull {
+                    let [x, y] = lin.hull_offset(v);
                     e = [e[0].min(x), e[1].max(x), e[2].min(y), e[3].max(y)];
                 }
                 self.insts[t as usize].draw.extremes = Some(e);
                 e
             }
         };
-        let [m12, m13] = [xf.m[4], xf.m[5]];
         let r = Rect {
             left: f32r(e[0] + m12),
             right: f32r(e[1] + m12),
@@ -351,9 +377,49 @@ impl Vm {
         (ok(r.left) && ok(r.right) && ok(r.bottom) && ok(r.top)).then_some(r)
     }
 
+    /// Whether the instance is certainly clear of the box `±limit` around the stage centre
+    /// whatever its direction ([`reach::clear`]): fencing it at `at` changes nothing
+    /// (`shape` false: entries 12 and 13 of its transform are compared, and the model box's
+    /// right edge is never left of entry 12, and so on), or its bounds touch no stage edge
+    /// (`shape` true, `at` its position: the hull or the model box). `false` (compute it)
+    /// when the caches are off or there is no skin. The exact computation gives the same
+    /// answer whenever this says true.
+    fn clear_of_edges(&mut self, t: u32, at: [f64; 2], limit: [f64; 2], shape: bool) -> bool {
+        if !self.cfg.geometry_cache {
+            return false;
+        }
+        let i = &self.insts[t as usize];
+        let key = (i.sprite, i.costume, i.size.to_bits());
+        let parts = match i.draw.reach {
+            Some((k, parts)) if k == key => parts,
+            _ => {
+                let Some(skin) = self.skin_index(t) else { return false };
+                let s = &self.img.skins[skin as usize];
+                let parts = reach::Reach::new(s.size, s.rotation_center, i.size);
+                self.insts[t as usize].draw.reach = Some((key, parts));
+                parts
+            }
+        };
+        let i = &self.insts[t as usize];
+        let r = parts.of(shape.then_some(i.draw.hull_reach));
+        reach::clear([i.x, i.y], at, r, limit)
+    }
+
     /// `renderer.getBounds`: computes the hull if needed.
     pub(crate) fn bounds(&mut self, t: u32) -> Option<Rect> {
         self.ensure_hull(t);
+        self.hull_bounds(t)
+    }
+
+    /// [`Vm::bounds`] for the edge tests (`if on edge, bounce`, `touching edge`), or `None`
+    /// without computing them when they certainly touch no stage edge
+    /// ([`Vm::clear_of_edges`]): both tests then do nothing, as with the bounds.
+    pub(crate) fn edge_bounds(&mut self, t: u32) -> Option<Rect> {
+        self.ensure_hull(t);
+        let i = &self.insts[t as usize];
+        if self.clear_of_edges(t, [i.x, i.y], [STAGE_WIDTH / 2.0, STAGE_HEIGHT / 2.0], true) {
+            return None;
+        }
         self.hull_bounds(t)
     }
 
@@ -364,16 +430,22 @@ impl Vm {
         if current && !i.draw.hull.is_empty() {
             self.hull_bounds(t)
         } else {
-            Some(self.transform(t)?.aabb())
+            let (lin, pose, _) = self.placed(t)?;
+            Some(lin.aabb_at(pose.position))
         }
     }
 
     /// `getFencedPositionOfDrawable`: where `x`, `y` ends up when kept on the stage.
     pub(crate) fn fenced_position(&mut self, t: u32, x: f64, y: f64) -> (f64, f64) {
-        let Some((xf, pose)) = self.transform_at_pose(t) else { return (x, y) };
+        // The fence is at least 225 by 165 from the centre (FENCE_WIDTH 15), and the box's
+        // right edge is never left of entry 12 (likewise for the others).
+        if self.clear_of_edges(t, [x, y], [225.0, 165.0], false) {
+            return (x, y);
+        }
+        let Some((lin, pose, _)) = self.placed(t) else { return (x, y) };
         let [p0, p1] = pose.position;
         let (dx, dy) = (x - p0, y - p1);
-        let aabb = xf.aabb();
+        let aabb = lin.aabb_at(pose.position);
         let inset = libm::floor(aabb.width().min(aabb.height()) / 2.0);
         let (mut nx, mut ny) = (x, y);
         let sx = STAGE_WIDTH / 2.0 - FENCE_WIDTH.min(inset);
@@ -419,7 +491,7 @@ impl Vm {
 
     /// `RenderedTarget.isTouchingEdge`.
     pub(crate) fn touching_edge(&mut self, t: u32) -> bool {
-        let Some(b) = self.bounds(t) else { return false };
+        let Some(b) = self.edge_bounds(t) else { return false };
         let (hw, hh) = (STAGE_WIDTH / 2.0, STAGE_HEIGHT / 2.0);
         b.left < -hw || b.right > hw || b.top > hh || b.bottom < -hh
     }
@@ -578,8 +650,8 @@ impl Vm {
             let t = self.exec[k];
             let i = &self.insts[t as usize];
             if t != self.stage && i.alive && i.visible {
-                let scale = self.pose(t).scale;
-                self.request_mip(t, scale);
+                let (_, [s0, s1]) = rendered_direction_and_scale(i);
+                self.request_mip(t, [f32r(s0), f32r(s1)]);
             }
         }
     }

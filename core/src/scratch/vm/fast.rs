@@ -90,6 +90,27 @@ fn is_leaf(op: &Sop) -> bool {
     )
 }
 
+/// Whether `op` is a leaf that `execute_in` hands to `exec_motion` (every motion block but
+/// the glides, which wait).
+fn is_motion_leaf(op: &Sop) -> bool {
+    matches!(
+        op,
+        Sop::MoveSteps
+            | Sop::TurnRight
+            | Sop::TurnLeft
+            | Sop::GoTo
+            | Sop::GoToXY
+            | Sop::PointInDirection
+            | Sop::PointTowards
+            | Sop::ChangeX
+            | Sop::SetX
+            | Sop::ChangeY
+            | Sop::SetY
+            | Sop::IfOnEdgeBounce
+            | Sop::SetRotationStyle(_)
+    )
+}
+
 /// The shapes of every statement of `img`, by [`StmtId`].
 pub(crate) fn shapes(img: &Image) -> Vec<Shape> {
     let mut a = Analysis {
@@ -112,6 +133,9 @@ pub(crate) enum Quick {
     Change(Slot, ExprId),
     /// `set [var] to (a + - * / mod b)`: the number as computed, NaN included.
     SetArith(Slot, ExprId),
+    /// A motion leaf: straight to `exec_motion`, where the general executor's two
+    /// dispatches (`execute_in`, `execute_other`) would send it.
+    Motion,
 }
 
 /// The quick forms of every statement of `img` (`consts_num`: `Cast.toNumber` of each constant).
@@ -144,6 +168,7 @@ pub(crate) fn quicks(img: &Image, consts_num: &[f64]) -> Vec<Quick> {
                 }
                 _ => Quick::None,
             },
+            (op, _) if is_motion_leaf(op) => Quick::Motion,
             _ => Quick::None,
         })
         .collect()
@@ -240,6 +265,10 @@ impl Vm {
                     if let Some(x) = self.var_mut(t, slot) {
                         *x = Value::Num(v);
                     }
+                }
+                Some(Quick::Motion) => {
+                    let args = img.args.get(st.args as usize..st.args as usize + st.nargs as usize);
+                    self.exec_motion(&st.op, args.unwrap_or(&[]), t);
                 }
                 _ => match self.shapes.get(id as usize) {
                     Some(Shape::Branch) => self.run_branch(img, id, t),

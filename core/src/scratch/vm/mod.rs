@@ -6,7 +6,7 @@
 //! harness's `oracle.step`. Work per frame is bounded by *counts* ([`Config`]), never by a
 //! clock. Submodules: [`sched`] (sequencer and hats), [`fast`] (fused forms of common shapes),
 //! [`thread`], [`target`], [`random`], [`io`] (keyboard, mouse, questions, timeouts), [`eval`]
-//! (reporters), [`observe`].
+//! (reporters), [`observe`], [`trig`] (a memo of sine and cosine).
 //! Block semantics live in `crate::scratch::blocks`.
 
 pub mod drag;
@@ -20,6 +20,7 @@ pub mod sched;
 pub mod sound;
 pub mod target;
 pub mod thread;
+pub mod trig;
 
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
@@ -60,9 +61,10 @@ pub struct Config {
     /// behaviour is the same either way; `false` sends every block through the general
     /// path, which the differential tests compare against.
     pub fuse: bool,
-    /// Keep each drawable's transform, its position-free part and its hull bounds between
-    /// queries (`vm::drawable`). Observable behaviour is the same either way; `false`
-    /// recomputes them on every query, which the differential tests compare against.
+    /// Keep each drawable's position-free transform and its hull bounds between queries
+    /// (`vm::drawable`), and recent sines and cosines ([`trig`]). Observable behaviour is the
+    /// same either way; `false` recomputes them on every query, which the differential tests
+    /// compare against.
     pub geometry_cache: bool,
     /// The audio engine modelled: [`sound::AudioMode::Timed`] (the browser, default) or
     /// [`sound::AudioMode::None`] (the reference harnesses: `play sound until done` does not
@@ -246,6 +248,8 @@ pub struct Vm {
     pub(crate) pen_size: [u32; 2],
     /// Sound players and sound waits ([`sound`]).
     pub(crate) sounds: sound::Sounds,
+    /// Recent `Math.sin`/`Math.cos` results ([`trig`]).
+    pub(crate) trig: trig::TrigMemo,
 }
 
 pub(crate) fn lit_value(l: &Lit) -> Value {
@@ -332,6 +336,7 @@ impl Vm {
             pen_layer: None,
             pen_size: [480, 360],
             sounds: sound::Sounds::new(img.targets.iter().map(|t| t.sounds.len()), cfg.audio),
+            trig: trig::TrigMemo::default(),
             cfg,
             img: Rc::new(img),
         };

@@ -393,6 +393,17 @@ impl Vm {
     /// The thread being stepped.
     #[inline]
     pub(crate) fn th(&mut self) -> &mut Thread {
+        // The common case first: a pass over the thread list itself.
+        if let (Active::Pass(i), None) = (self.active, &self.orphans) {
+            if i < self.threads.len() {
+                return &mut self.threads[i];
+            }
+        }
+        self.th_other()
+    }
+
+    /// [`Vm::th`] for every other case (orphans, hats, detached, none).
+    fn th_other(&mut self) -> &mut Thread {
         let t = match self.active {
             Active::Pass(i) => match &mut self.orphans {
                 Some(o) => o.get_mut(i),
