@@ -41,6 +41,9 @@ pub fn stage_area(display: DisplaySpec) -> Rectangle {
     Rectangle::new(Point::new(left as i32, top as i32), size)
 }
 
+/// Slots of the VM's sine/cosine memo on a kit (24 bytes each: 1.5 KiB).
+pub const TRIG_MEMO_SLOTS: u32 = 64;
+
 /// The pen layer's size on `kit`: the stage's size on the display, halved until its pixels
 /// (4 bytes each) take at most half the kit's heap. The renderer scales it to the stage.
 pub fn pen_size(kit: &Kit) -> (u32, u32) {
@@ -53,10 +56,11 @@ pub fn pen_size(kit: &Kit) -> (u32, u32) {
 }
 
 /// The VM's budgets on `kit`: the reference's frame rate and work budgets per frame, a
-/// browser player's sound timing, no mouse dragging (kits have no mouse), and clone, list and
+/// browser player's sound timing, no mouse dragging (kits have no mouse), clone, list and
 /// string limits scaled to the kit's heap so that a runaway project stops at a limit instead of
 /// exhausting memory (clones: one per 2 KiB of heap, at most scratch-vm's 300; list items: one
-/// per 16 bytes; joined strings: a sixteenth of the heap).
+/// per 16 bytes; joined strings: a sixteenth of the heap), and a sine/cosine memo of
+/// [`TRIG_MEMO_SLOTS`] slots instead of the desktop's 96 KiB.
 pub fn config(kit: &Kit) -> Config {
     let heap = kit.heap_bytes as usize;
     Config {
@@ -65,6 +69,7 @@ pub fn config(kit: &Kit) -> Config {
         max_string_len: heap / 16,
         audio: AudioMode::Timed,
         drag: DragStyle::None,
+        trig_memo: TRIG_MEMO_SLOTS,
         ..Config::default()
     }
 }

@@ -66,6 +66,10 @@ pub struct Config {
     /// same either way; `false` recomputes them on every query, which the differential tests
     /// compare against.
     pub geometry_cache: bool,
+    /// Slots of the per-VM memo of `Math.sin`/`Math.cos` ([`trig`]; 24 bytes each, allocated
+    /// when a move or transform first needs one; 0: no memo). Observable behaviour is the same
+    /// for any size.
+    pub trig_memo: u32,
     /// The audio engine modelled: [`sound::AudioMode::Timed`] (the browser, default) or
     /// [`sound::AudioMode::None`] (the reference harnesses: `play sound until done` does not
     /// wait).
@@ -89,6 +93,7 @@ impl Default for Config {
             max_string_len: 1 << 24,
             fuse: true,
             geometry_cache: true,
+            trig_memo: trig::DEFAULT_SLOTS,
             audio: sound::AudioMode::Timed,
             drag: drag::DragStyle::Player,
         }

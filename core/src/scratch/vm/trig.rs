@@ -2,15 +2,16 @@
 //! bits. The functions are pure, so a hit returns the identical numbers. Angles recur: a
 //! move and the drawable transform it changes ask for the same one, and directions repeat
 //! (integer directions shared by many sprites, a sprite turning by a constant comes back to
-//! the same doubles every `360 / turn` frames). `Config::geometry_cache = false` bypasses it.
+//! the same doubles every `360 / turn` frames). `Config::trig_memo` sets its size (a kit with a
+//! small heap keeps a few slots); `Config::geometry_cache = false` bypasses it.
 
 use alloc::vec::Vec;
 
 use crate::scratch::value::jsmath;
 
-/// Slots of the memo (direct-mapped by a hash of the argument's bits): 96 KB, allocated when
-/// first used.
-const SLOTS: usize = 4096;
+/// Slots of the memo by default (direct-mapped by a hash of the argument's bits, 24 bytes
+/// each): 96 KiB, allocated when first used.
+pub const DEFAULT_SLOTS: u32 = 4096;
 
 /// One memoised argument: `key` is the argument's bits inverted, so that an all-zero slot
 /// (key 0, the inverse of a NaN's bits, and NaN arguments are never stored) is empty.
@@ -28,17 +29,18 @@ pub struct TrigMemo {
 }
 
 impl TrigMemo {
-    /// `(Math.sin(x), Math.cos(x))`, from the memo when `x`'s bits are there.
+    /// `(Math.sin(x), Math.cos(x))`, from a memo of `slots` slots when `x`'s bits are there
+    /// (no memo for 0 slots).
     #[inline]
-    pub fn sin_cos(&mut self, x: f64) -> (f64, f64) {
-        if x.is_nan() {
+    pub fn sin_cos(&mut self, x: f64, slots: u32) -> (f64, f64) {
+        if x.is_nan() || slots == 0 {
             return jsmath::sin_and_cos(x);
         }
         if self.slots.is_empty() {
-            self.slots = alloc::vec![Slot::default(); SLOTS];
+            self.slots = alloc::vec![Slot::default(); slots as usize];
         }
         let key = !x.to_bits();
-        let k = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize % SLOTS;
+        let k = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize % self.slots.len();
         if let Some(s) = self.slots.get(k).filter(|s| s.key == key) {
             return (s.sin, s.cos);
         }
@@ -56,7 +58,7 @@ impl super::Vm {
     #[inline]
     pub(crate) fn sin_cos(&mut self, x: f64) -> (f64, f64) {
         if self.cfg.geometry_cache {
-            self.trig.sin_cos(x)
+            self.trig.sin_cos(x, self.cfg.trig_memo)
         } else {
             jsmath::sin_and_cos(x)
         }
@@ -70,6 +72,7 @@ mod tests {
     #[test]
     fn memo_returns_what_jsmath_returns() {
         let mut memo = TrigMemo::default();
+        let mut small = TrigMemo::default();
         let nan_keys = [f64::from_bits(u64::MAX), f64::from_bits(0x7FF8_0000_0000_0001)];
         let mut xs = alloc::vec![0.0, -0.0, 1.0, f64::NAN, -f64::NAN, f64::INFINITY, 1e300, -3.5];
         xs.extend(nan_keys);
@@ -84,9 +87,12 @@ mod tests {
         }
         for _ in 0..2 {
             for &x in &xs {
-                let (s, c) = memo.sin_cos(x);
                 let (ws, wc) = jsmath::sin_and_cos(x);
-                assert_eq!((s.to_bits(), c.to_bits()), (ws.to_bits(), wc.to_bits()), "{x:e}");
+                for (s, c) in
+                    [memo.sin_cos(x, DEFAULT_SLOTS), small.sin_cos(x, 3), memo.sin_cos(x, 0)]
+                {
+                    assert_eq!((s.to_bits(), c.to_bits()), (ws.to_bits(), wc.to_bits()), "{x:e}");
+                }
             }
         }
     }
