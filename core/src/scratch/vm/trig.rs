@@ -40,7 +40,9 @@ impl TrigMemo {
             self.slots = alloc::vec![Slot::default(); slots as usize];
         }
         let key = !x.to_bits();
-        let k = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize % self.slots.len();
+        // The product's top 32 bits (which every bit of the key reaches) scaled to the slots.
+        let top = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        let k = ((top * self.slots.len() as u64) >> 32) as usize;
         if let Some(s) = self.slots.get(k).filter(|s| s.key == key) {
             return (s.sin, s.cos);
         }
