@@ -1,5 +1,5 @@
-//! Packing programs for classroom kits: XLogo images round-trip, invalid programs and
-//! unsupported kinds are typed errors (Scratch: `kit_scratch.rs`), and budgets fail with sizes and the large parts.
+//! Packing programs for classroom kits: XLogo images round-trip, invalid programs are typed
+//! errors (Scratch: `kit_scratch.rs`, drawings: `kit_drawing.rs`), and budgets fail with sizes and the large parts.
 
 use gobo::image::{self, ProgramKind};
 use gobo::kit::pack::{self, PackError};
@@ -31,16 +31,10 @@ fn invalid_xlogo_programs_are_refused() {
 }
 
 #[test]
-fn drawings_say_they_are_not_supported_yet() {
-    let err = pack::pack_drawing().unwrap_err();
-    assert!(matches!(err, PackError::Unsupported { kind: ProgramKind::Drawing, .. }));
-    assert!(err.to_string().starts_with("cannot pack drawing programs: "), "{err}");
-}
-
-#[test]
 fn over_budget_images_say_by_how_much_and_what_is_large() {
     let packed = pack::pack_xlogo(TASK, CODE).unwrap();
-    let firmware_flash = FirmwareFlash { xlogo: LM3S6965.flash_bytes - 1000, scratch: 0 };
+    let firmware_flash =
+        FirmwareFlash { xlogo: LM3S6965.flash_bytes - 1000, scratch: 0, drawing: 0 };
     let tiny = Kit { firmware_flash, ..LM3S6965 };
     let err = pack::check_budgets(&tiny, &packed, 0).unwrap_err();
     let over = packed.image.len() - 1000;

@@ -214,7 +214,11 @@ fn over_budget_projects_name_their_largest_costumes() {
     let packed = pack::pack_scratch(img, &LM3S6965, 1).unwrap();
     assert_eq!(packed.parts[0], ("costume Stage/sky pixels".to_string(), 85 * 64 * 4));
     let tiny = Kit {
-        firmware_flash: gobo::kit::FirmwareFlash { xlogo: 0, scratch: LM3S6965.flash_bytes - 1000 },
+        firmware_flash: gobo::kit::FirmwareFlash {
+            xlogo: 0,
+            scratch: LM3S6965.flash_bytes - 1000,
+            drawing: 0,
+        },
         ..LM3S6965
     };
     let err = pack::check_budgets(&tiny, &packed, 0).unwrap_err();

@@ -7,13 +7,15 @@
 //! - [`mod@reference`]: profile `drawingbench-1.0`, the published evaluator exactly.
 //! - [`paper`]: profile `paper`, the paper's eight weighted criteria.
 //! - [`feedback`]: turn-2 feedback and the two-turn rule.
-//! - [`replay`] / [`raster`]: what the drawing app draws, painted through embedded-graphics.
+//! - [`replay`] / [`raster`]: what the drawing app draws, painted through embedded-graphics;
+//!   [`palette`]: a one-byte-per-pixel canvas for small displays.
 //!
 //! [`judge`] is the entry point from a model's raw text to a verdict; [`Verdict::to_row`]
 //! encodes it as a batch row (format in `docs/drawing.md`).
 
 pub mod actions;
 pub mod feedback;
+pub mod palette;
 pub mod paper;
 pub mod pyfmt;
 pub mod pyjson;

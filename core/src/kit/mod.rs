@@ -9,8 +9,10 @@
 //! program semantics (in the subsystem modules).
 
 pub mod app;
+pub mod drawing;
 pub mod input;
 pub mod pack;
+pub mod playback;
 pub mod program;
 pub mod scratch;
 pub mod screen;
@@ -83,6 +85,8 @@ pub struct FirmwareFlash {
     pub xlogo: u32,
     /// The build with the Scratch VM and stage renderer.
     pub scratch: u32,
+    /// The build with the drawing player (action parser, replay, rasterizer).
+    pub drawing: u32,
 }
 
 impl Kit {
@@ -91,7 +95,8 @@ impl Kit {
     pub fn image_budget(&self, kind: ProgramKind) -> u32 {
         let firmware = match kind {
             ProgramKind::Scratch => self.firmware_flash.scratch,
-            ProgramKind::XLogo | ProgramKind::Drawing => self.firmware_flash.xlogo,
+            ProgramKind::XLogo => self.firmware_flash.xlogo,
+            ProgramKind::Drawing => self.firmware_flash.drawing,
         };
         self.flash_bytes.saturating_sub(firmware)
     }
@@ -104,7 +109,7 @@ pub const LM3S6965: Kit = Kit {
     name: "Stellaris LM3S6965 EVB (QEMU lm3s6965evb)",
     display: DisplaySpec { width: 128, height: 64, depth: ColorDepth::Gray4 },
     flash_bytes: 256 * 1024,
-    firmware_flash: FirmwareFlash { xlogo: 128 * 1024, scratch: 228 * 1024 },
+    firmware_flash: FirmwareFlash { xlogo: 128 * 1024, scratch: 228 * 1024, drawing: 96 * 1024 },
     ram_bytes: 64 * 1024,
     heap_bytes: 44 * 1024,
     buttons: Buttons::GAMEPAD,
@@ -118,7 +123,7 @@ pub const CLUE: Kit = Kit {
     name: "Adafruit CLUE (nRF52840)",
     display: DisplaySpec { width: 240, height: 240, depth: ColorDepth::Rgb565 },
     flash_bytes: 0xED000 - 0x26000,
-    firmware_flash: FirmwareFlash { xlogo: 128 * 1024, scratch: 228 * 1024 },
+    firmware_flash: FirmwareFlash { xlogo: 128 * 1024, scratch: 228 * 1024, drawing: 96 * 1024 },
     ram_bytes: 256 * 1024,
     heap_bytes: 160 * 1024,
     buttons: Buttons::AB,

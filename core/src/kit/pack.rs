@@ -6,15 +6,18 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::drawing::DrawingProgram;
 use super::xlogo::XLogoProgram;
 use super::{scratch, Kit};
+use crate::drawing::actions::{Actions, ActionsError};
+use crate::drawing::ui::{UiConfig, UiConfigError};
 use crate::image::{self, ImageError, ProgramKind, HEADER_LEN};
 use crate::scratch::image::Image as ScratchImage;
 use crate::scratch::vm::{Vm, VmError};
 use crate::xlogo::{self, CodeError, CodeInput, TaskError};
 
 /// Why a program could not be packed for a kit.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum PackError {
     /// This build cannot pack this kind of program yet.
@@ -30,6 +33,10 @@ pub enum PackError {
     Code(CodeError),
     /// The VM refuses the compiled Scratch project.
     Scratch(VmError),
+    /// The drawing's actions are not an action list.
+    Actions(ActionsError),
+    /// The drawing's UI config does not load.
+    Ui(UiConfigError),
     /// The envelope could not be written.
     Image(ImageError),
     /// The image does not fit the kit's flash budget.
@@ -64,6 +71,8 @@ impl fmt::Display for PackError {
             Self::Task(e) => write!(f, "task: {e}"),
             Self::Code(e) => write!(f, "code: {e}"),
             Self::Scratch(e) => write!(f, "scratch: {e}"),
+            Self::Actions(e) => write!(f, "actions: {e}"),
+            Self::Ui(e) => e.fmt(f),
             Self::Image(e) => e.fmt(f),
             Self::TooLarge { kit, size, budget, parts } => {
                 write!(
@@ -181,15 +190,31 @@ fn costume_name(image: &ScratchImage, k: usize) -> String {
     alloc::format!("#{k}")
 }
 
-/// Packing a drawing is refused: the DrawingBench rasterizer (`crate::drawing::raster`) paints
-/// an RGBA canvas of the task's full size (2.8 MB for the default 1000x700), more than any
-/// kit's RAM; kit playback needs a rasterizer that paints at the display's size.
-pub fn pack_drawing() -> Result<Packed, PackError> {
-    Err(PackError::Unsupported {
-        kind: ProgramKind::Drawing,
-        why: "the drawing rasterizer needs a full-size RGBA canvas (width x height x 4 bytes, \
-              2.8 MB at 1000x700), more than any kit's RAM",
-    })
+/// Packs a drawing: the model's raw action text, the UI config JSON it was written for (`None`
+/// for DrawingBench's layout) and the score to show at the end, after checking that the actions
+/// parse as an action list (the parser's typed error otherwise) and that the UI config loads.
+pub fn pack_drawing(
+    actions: &str,
+    ui: Option<&str>,
+    score: Option<f64>,
+) -> Result<Packed, PackError> {
+    let parsed = Actions::parse(actions.as_bytes()).map_err(PackError::Actions)?;
+    if let Some(text) = ui {
+        UiConfig::from_json(text).map_err(PackError::Ui)?;
+    }
+    let program = DrawingProgram { actions, ui, score };
+    let image = image::encode_payload(ProgramKind::Drawing, &program).map_err(PackError::Image)?;
+    let ui_len = ui.map_or(0, str::len);
+    let mut parts = alloc::vec![(String::from("actions"), actions.len())];
+    if ui_len > 0 {
+        parts.push((String::from("UI config"), ui_len));
+    }
+    let framing = image.len().saturating_sub(actions.len() + ui_len);
+    parts.push((alloc::format!("header ({HEADER_LEN}), length prefixes and score"), framing));
+    parts.sort_by_key(|p| core::cmp::Reverse(p.1));
+    let list = core::mem::size_of_val(parsed.list.as_slice());
+    let heap_parts = alloc::vec![(alloc::format!("{} parsed actions", parsed.len()), list)];
+    Ok(Packed { kind: ProgramKind::Drawing, image, parts, heap_parts })
 }
 
 /// Checks a packed image against `kit`'s flash budget and, given a heap estimate, its heap.

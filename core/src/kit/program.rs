@@ -11,8 +11,10 @@ use core::fmt;
 use embedded_graphics::pixelcolor::Rgb888;
 use embedded_graphics::prelude::*;
 
+use super::drawing::{self, DrawingProgram};
 use super::input::Keys;
-use super::xlogo::{self, PlayError, PlayerState, XLogoProgram};
+use super::playback::PlayerState;
+use super::xlogo::{self, PlayError, XLogoProgram};
 use super::{scratch, Kit};
 use crate::image::{Image, ImageError, ProgramKind};
 use crate::scratch::vm::VmError;
@@ -34,6 +36,8 @@ pub enum Shown {
         /// Threads running (0 once the project only waits for keys).
         threads: u32,
     },
+    /// A drawing being played.
+    Drawing(PlayerState),
 }
 
 impl fmt::Display for Shown {
@@ -43,12 +47,13 @@ impl fmt::Display for Shown {
             Self::Diagnostics { held } => write!(f, "diagnostics keys={held:02x}"),
             Self::XLogo(state) => write!(f, "xlogo {state}"),
             Self::Scratch { threads } => write!(f, "scratch threads={threads}"),
+            Self::Drawing(state) => write!(f, "drawing {state}"),
         }
     }
 }
 
 /// Why the kit shows its error screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum BootError {
     /// The image envelope or payload was rejected.
     Image(ImageError),
@@ -58,6 +63,8 @@ pub enum BootError {
     Play(PlayError),
     /// The Scratch project in the image cannot be run.
     Scratch(VmError),
+    /// The drawing in the image cannot be played.
+    Drawing(drawing::PlayError),
 }
 
 impl BootError {
@@ -65,7 +72,9 @@ impl BootError {
     pub fn title(&self) -> &'static str {
         match self {
             Self::Image(_) => "image rejected",
-            Self::Unsupported(_) | Self::Play(_) | Self::Scratch(_) => "cannot play",
+            Self::Unsupported(_) | Self::Play(_) | Self::Scratch(_) | Self::Drawing(_) => {
+                "cannot play"
+            }
         }
     }
 }
@@ -77,6 +86,7 @@ impl fmt::Display for BootError {
             Self::Unsupported(kind) => write!(f, "{kind} programs cannot be played by this build"),
             Self::Play(e) => e.fmt(f),
             Self::Scratch(e) => e.fmt(f),
+            Self::Drawing(e) => e.fmt(f),
         }
     }
 }
@@ -160,6 +170,36 @@ impl Program for scratch::Player {
     }
 }
 
+impl Program for drawing::Player {
+    fn load(kit: &'static Kit, image: &Image<'_>) -> Result<Self, BootError> {
+        if image.kind != ProgramKind::Drawing {
+            return Err(BootError::Unsupported(image.kind));
+        }
+        let program: DrawingProgram<'_> =
+            image.payload_as(ProgramKind::Drawing).map_err(BootError::Image)?;
+        drawing::Player::new(&program, kit.display).map_err(BootError::Drawing)
+    }
+
+    fn step_frame(&mut self, keys: Keys) -> bool {
+        drawing::Player::step_frame(self, keys)
+    }
+
+    fn shown(&self) -> Shown {
+        Shown::Drawing(self.state())
+    }
+
+    fn finished(&self) -> bool {
+        self.state().done
+    }
+
+    fn draw<D>(&self, target: &mut D) -> Result<(), D::Error>
+    where
+        D: DrawTarget<Color = Rgb888>,
+    {
+        drawing::Player::draw(self, target)
+    }
+}
+
 /// Every kind of program (what hosts play; a firmware build links only its image's kind).
 #[derive(Debug)]
 pub enum AnyProgram {
@@ -167,6 +207,8 @@ pub enum AnyProgram {
     XLogo(Box<xlogo::Player>),
     /// A Scratch project.
     Scratch(Box<scratch::Player>),
+    /// A drawing.
+    Drawing(Box<drawing::Player>),
 }
 
 impl Program for AnyProgram {
@@ -174,7 +216,7 @@ impl Program for AnyProgram {
         match image.kind {
             ProgramKind::XLogo => Ok(Self::XLogo(Box::new(Program::load(kit, image)?))),
             ProgramKind::Scratch => Ok(Self::Scratch(Box::new(Program::load(kit, image)?))),
-            kind => Err(BootError::Unsupported(kind)),
+            ProgramKind::Drawing => Ok(Self::Drawing(Box::new(Program::load(kit, image)?))),
         }
     }
 
@@ -182,6 +224,7 @@ impl Program for AnyProgram {
         match self {
             Self::XLogo(p) => Program::step_frame(&mut **p, keys),
             Self::Scratch(p) => Program::step_frame(&mut **p, keys),
+            Self::Drawing(p) => Program::step_frame(&mut **p, keys),
         }
     }
 
@@ -189,6 +232,7 @@ impl Program for AnyProgram {
         match self {
             Self::XLogo(p) => Program::shown(&**p),
             Self::Scratch(p) => Program::shown(&**p),
+            Self::Drawing(p) => Program::shown(&**p),
         }
     }
 
@@ -196,6 +240,7 @@ impl Program for AnyProgram {
         match self {
             Self::XLogo(p) => Program::finished(&**p),
             Self::Scratch(p) => Program::finished(&**p),
+            Self::Drawing(p) => Program::finished(&**p),
         }
     }
 
@@ -206,6 +251,7 @@ impl Program for AnyProgram {
         match self {
             Self::XLogo(p) => Program::draw(&**p, target),
             Self::Scratch(p) => Program::draw(&**p, target),
+            Self::Drawing(p) => Program::draw(&**p, target),
         }
     }
 }

@@ -12,6 +12,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 use embedded_graphics::text::{Baseline, Text};
 
 use super::input::Keys;
+use super::playback::PlayerState;
 
 /// Background of the kit's own screens.
 pub const BACKGROUND: Rgb888 = Rgb888::BLACK;
@@ -81,6 +82,33 @@ where
             PrimitiveStyle::with_stroke(FOREGROUND, 1)
         };
         area.into_styled(style).draw(target)?;
+    }
+    Ok(())
+}
+
+/// Draws a player's status panel at `at`: `step k/n`, then `playing`, `paused`, or `end` once
+/// done, each word-wrapped to the target's right edge.
+pub fn draw_status<D>(
+    target: &mut D,
+    at: Point,
+    state: PlayerState,
+    end: &str,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget<Color = Rgb888>,
+{
+    let width = target.bounding_box().size.width;
+    let font = font_for(width);
+    let cols = ((width as i32 - at.x) / font.character_size.width as i32).max(1) as usize;
+    let mut step = heapless::String::<32>::new();
+    let _ =
+        core::fmt::Write::write_fmt(&mut step, format_args!("step {}/{}", state.step, state.steps));
+    let mode = if state.done { end } else { state.mode() };
+    let style = MonoTextStyle::new(font, FOREGROUND);
+    let mut y = at.y;
+    for line in wrap(&step, cols).chain(wrap(mode, cols)) {
+        Text::with_baseline(line, Point::new(at.x, y), style, Baseline::Top).draw(target)?;
+        y += font.character_size.height as i32;
     }
     Ok(())
 }

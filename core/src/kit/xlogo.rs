@@ -7,22 +7,21 @@
 //! full run's state after `k` actions). Pictures come from the XLogo renderer, shrunk to fit.
 //!
 //! Timing (frames at 30 fps): the start is held for [`START_HOLD_FRAMES`], then one action
-//! every [`FRAMES_PER_STEP`] until the last action or a crash. Keys: right and left step one
-//! action forward or back (and pause), space plays or pauses (from the end it replays), the
-//! green flag replays from the start.
+//! every [`FRAMES_PER_STEP`] until the last action or a crash; the keys are
+//! [`super::playback`]'s.
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt::{self, Write as _};
+use core::fmt;
 
-use embedded_graphics::mono_font::MonoTextStyle;
 use embedded_graphics::pixelcolor::Rgb888;
 use embedded_graphics::prelude::*;
-use embedded_graphics::text::{Baseline, Text};
 use serde::{Deserialize, Serialize};
 
 use super::input::Keys;
 use super::pack::code_input;
+use super::playback::Playback;
+pub use super::playback::PlayerState;
 use super::screen::{self, Shrunk};
 use crate::xlogo::{
     self, load, render, CodeError, ErrorType, Program, RunReport, Stmt, Task, TaskError, World,
@@ -70,34 +69,8 @@ pub struct Player {
     world: World,
     actions: Vec<Stmt>,
     result: ErrorType,
-    step: usize,
     shown: Option<RunReport>,
-    playing: bool,
-    timer: u32,
-}
-
-/// The player's visible state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PlayerState {
-    /// Actions shown so far.
-    pub step: u16,
-    /// Actions in the playback.
-    pub steps: u16,
-    /// Playing (else paused or done).
-    pub playing: bool,
-    /// At the last action or a crash.
-    pub done: bool,
-}
-
-impl fmt::Display for PlayerState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mode = match (self.done, self.playing) {
-            (true, _) => "done",
-            (false, true) => "playing",
-            (false, false) => "paused",
-        };
-        write!(f, "step={}/{} {mode}", self.step, self.steps)
-    }
+    playback: Playback,
 }
 
 /// Primitive actions of `stmts` with repeats unrolled, at most `cap` of them.
@@ -129,7 +102,8 @@ impl Player {
         unroll(&code.run, MAX_PLAYBACK_STEPS, &mut actions);
         drop(code);
         let shown = Self::report_after(&world, &actions, 0);
-        Ok(Self { task, world, actions, result, step: 0, shown, playing: true, timer: 0 })
+        let playback = Playback::new(actions.len(), START_HOLD_FRAMES, FRAMES_PER_STEP);
+        Ok(Self { task, world, actions, result, shown, playback })
     }
 
     fn report_after(world: &World, actions: &[Stmt], k: usize) -> Option<RunReport> {
@@ -137,18 +111,13 @@ impl Player {
         xlogo::evaluate_program(world, &prefix).run
     }
 
-    fn done(&self) -> bool {
-        self.step >= self.actions.len() || self.shown.as_ref().is_some_and(|r| r.crash.is_some())
+    fn crashed(&self) -> bool {
+        self.shown.as_ref().is_some_and(|r| r.crash.is_some())
     }
 
     /// The visible state.
     pub fn state(&self) -> PlayerState {
-        PlayerState {
-            step: self.step.min(usize::from(u16::MAX)) as u16,
-            steps: self.actions.len().min(usize::from(u16::MAX)) as u16,
-            playing: self.playing && !self.done(),
-            done: self.done(),
-        }
+        self.playback.state(self.crashed())
     }
 
     /// The verdict of the whole program.
@@ -156,51 +125,10 @@ impl Player {
         self.result
     }
 
-    fn go_to(&mut self, step: usize) {
-        let step = step.min(self.actions.len());
-        if step != self.step {
-            self.step = step;
-            self.shown = Self::report_after(&self.world, &self.actions, step);
-        }
-        self.timer = 0;
-    }
-
     /// Advances one frame with this frame's keys.
     pub fn step_frame(&mut self, keys: Keys) {
-        if keys.green_flag {
-            self.go_to(0);
-            self.playing = true;
-            return;
-        }
-        if keys.was_pressed(Keys::RIGHT) {
-            self.playing = false;
-            if !self.done() {
-                self.go_to(self.step + 1);
-            }
-            return;
-        }
-        if keys.was_pressed(Keys::LEFT) {
-            self.playing = false;
-            self.go_to(self.step.saturating_sub(1));
-            return;
-        }
-        if keys.was_pressed(Keys::SPACE) {
-            if self.done() {
-                self.go_to(0);
-                self.playing = true;
-            } else {
-                self.playing = !self.playing;
-                self.timer = 0;
-            }
-            return;
-        }
-        if !self.playing || self.done() {
-            return;
-        }
-        self.timer = self.timer.saturating_add(1);
-        let wait = if self.step == 0 { START_HOLD_FRAMES } else { FRAMES_PER_STEP };
-        if self.timer >= wait {
-            self.go_to(self.step + 1);
+        if self.playback.frame(keys, self.crashed()) {
+            self.shown = Self::report_after(&self.world, &self.actions, self.playback.step());
         }
     }
 
@@ -224,21 +152,6 @@ impl Player {
         let mut shrunk = Shrunk::fit(target, Size::new(w, h), scene, Point::zero());
         render::render(&self.task, self.shown.as_ref(), &mut shrunk)?;
 
-        let state = self.state();
-        let mut text = String::new();
-        let _ = write!(text, "step {}/{}", state.step, state.steps);
-        let mode = match (state.done, state.playing) {
-            (true, _) => self.result.as_str(),
-            (false, true) => "playing",
-            (false, false) => "paused",
-        };
-        let cols = ((size.width as i32 - panel.x) / font.character_size.width as i32).max(1);
-        let style = MonoTextStyle::new(font, screen::FOREGROUND);
-        let mut y = panel.y;
-        for line in core::iter::once(text.as_str()).chain(screen::wrap(mode, cols as usize)) {
-            Text::with_baseline(line, Point::new(panel.x, y), style, Baseline::Top).draw(target)?;
-            y += line_h as i32;
-        }
-        Ok(())
+        screen::draw_status(target, panel, self.state(), self.result.as_str())
     }
 }

@@ -33,7 +33,9 @@ static IMAGE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/image.bin"));
 /// `firmware/kit/build_support.rs`).
 #[cfg(gobo_program = "scratch")]
 type Player = gobo::kit::scratch::Player;
-#[cfg(not(gobo_program = "scratch"))]
+#[cfg(gobo_program = "drawing")]
+type Player = gobo::kit::drawing::Player;
+#[cfg(not(any(gobo_program = "scratch", gobo_program = "drawing")))]
 type Player = gobo::kit::xlogo::Player;
 
 /// The nRF52840 core clock.

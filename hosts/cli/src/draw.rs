@@ -33,20 +33,21 @@ enum DrawCommand {
     Render(RenderArgs),
 }
 
+/// Which task and UI layout a drawing is for (shared with `gobo pack --kind drawing`).
 #[derive(Debug, Args)]
-struct TaskArgs {
+pub(crate) struct TaskArgs {
     /// Task by index into the dataset (0-based; ids are not unique).
     #[arg(long, conflicts_with = "task")]
-    task_index: Option<usize>,
+    pub(crate) task_index: Option<usize>,
     /// Task from a JSON file (`{id, prompt, criteria}` or a bare criteria object).
     #[arg(long)]
-    task: Option<PathBuf>,
+    pub(crate) task: Option<PathBuf>,
     /// Dataset file (`dataset_consolidated.json`); default: $GOBO_DRAWINGBENCH_DATASET.
     #[arg(long)]
     dataset: Option<PathBuf>,
     /// UI config JSON (default: DrawingBench's published layout).
     #[arg(long)]
-    ui: Option<PathBuf>,
+    pub(crate) ui: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -99,11 +100,11 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn read_text(path: &Path) -> Result<String, String> {
+pub(crate) fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(read(path)?).map_err(|_| format!("{}: not UTF-8", path.display()))
 }
 
-fn load_ui(args: &TaskArgs) -> Result<UiConfig, String> {
+pub(crate) fn load_ui(args: &TaskArgs) -> Result<UiConfig, String> {
     match &args.ui {
         None => Ok(UiConfig::drawingbench_default()),
         Some(p) => UiConfig::from_json(&read_text(p)?).map_err(|e| format!("{}: {e}", p.display())),
@@ -128,7 +129,7 @@ fn pick(tasks: &[Task], index: usize) -> Result<Task, String> {
         .ok_or_else(|| format!("task index {index} out of range (0..{})", tasks.len()))
 }
 
-fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
+pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
     if let Some(p) = &args.task {
         return Task::from_json(&read_text(p)?)
             .map(Some)

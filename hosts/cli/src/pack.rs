@@ -15,10 +15,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::Rgb888;
 use embedded_graphics::prelude::*;
+use gobo::drawing::judge;
 use gobo::image::ProgramKind;
 use gobo::kit::pack::{self, PackError, Packed};
 use gobo::kit::{kit_by_id, App, Buttons, Kit, KITS};
 
+use crate::draw::{load_task, load_ui, read_text, TaskArgs};
 use crate::project_input::load_image;
 
 /// Frames the heap estimate plays at most (five minutes at 30 fps).
@@ -27,7 +29,7 @@ const ESTIMATE_FRAMES: u32 = 9_000;
 #[derive(Debug, Args)]
 pub struct PackArgs {
     /// The program: an XLogo task (.json, with --code), a Scratch project (.sb3, project.json or
-    /// its folder) or a drawing.
+    /// its folder) or a drawing's action file (a model's raw text).
     program: PathBuf,
     /// The kit to pack for (lm3s6965, clue).
     #[arg(long)]
@@ -38,10 +40,13 @@ pub struct PackArgs {
     /// XLogo: the code to run on the task (JSON AST or Python-style text).
     #[arg(long)]
     code: Option<PathBuf>,
-    /// Program kind; by default a task with --code is xlogo, an .sb3, a project.json or a folder
-    /// holding one is scratch.
+    /// Program kind; by default a task with --code is xlogo, actions with --task or
+    /// --task-index are a drawing, an .sb3, a project.json or a folder holding one is scratch.
     #[arg(long, value_enum)]
     kind: Option<KindArg>,
+    /// Drawings: the task (its drawingbench-1.0 score is shown at the end) and the UI layout.
+    #[command(flatten)]
+    drawing: TaskArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -129,6 +134,9 @@ fn kind_of(args: &PackArgs) -> ProgramKind {
         Some(KindArg::Xlogo) => ProgramKind::XLogo,
         Some(KindArg::Drawing) => ProgramKind::Drawing,
         None if args.code.is_some() => ProgramKind::XLogo,
+        None if args.drawing.task.is_some() || args.drawing.task_index.is_some() => {
+            ProgramKind::Drawing
+        }
         None if args.program.is_dir()
             || args.program.extension().is_some_and(|e| e == "sb3")
             || args.program.file_name().is_some_and(|n| n == "project.json") =>
@@ -194,9 +202,21 @@ fn build(kit: &'static Kit, args: &PackArgs) -> Result<Fitted, String> {
             }
             Err(error)
         }
-        ProgramKind::Drawing => pack::pack_drawing()
-            .map(|p| Fitted { packed: p, estimate: 0, note: None })
-            .map_err(|e| e.to_string()),
+        ProgramKind::Drawing => {
+            let actions = read_text(&args.program)?;
+            let ui_text = args.drawing.ui.as_deref().map(read_text).transpose()?;
+            let score = match load_task(&args.drawing)? {
+                Some(task) => {
+                    let ui = load_ui(&args.drawing)?;
+                    judge(actions.as_bytes(), &task.criteria, &ui)
+                        .map_err(|e| e.to_string())?
+                        .score()
+                }
+                None => None,
+            };
+            let packed = pack::pack_drawing(&actions, ui_text.as_deref(), score);
+            packed.and_then(|p| fit(kit, p)).map_err(|e| e.to_string())
+        }
     }
 }
 

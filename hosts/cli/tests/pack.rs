@@ -1,6 +1,7 @@
-//! `gobo pack` end to end: writes decodable XLogo and Scratch images (the checked-in kit sample
-//! `firmware/images/ball.bin` is exactly what packing its source gives), shrinks costumes that do
-//! not fit, refuses what it cannot pack without writing anything, and names the kits.
+//! `gobo pack` end to end: writes decodable XLogo, Scratch and drawing images (the checked-in
+//! kit samples `firmware/images/ball.bin` and `drawing.bin` are exactly what packing their
+//! sources gives), shrinks costumes that do not fit, refuses what it cannot pack without
+//! writing anything, and names the kits.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -96,17 +97,63 @@ fn shrinks_costumes_until_a_scratch_project_fits() {
 }
 
 #[test]
-fn refuses_drawings_unknown_kits_and_bad_code_without_writing() {
+fn packs_the_drawing_sample_as_checked_in_and_scores_it_for_a_task() {
+    let out = scratch("drawing.bin");
+    let source = repo("firmware/images/src/house-actions.json");
+    let run = gobo()
+        .args(["pack", "--kind", "drawing", "--kit", "lm3s6965", "-o"])
+        .arg(&out)
+        .arg(&source)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    let checked_in = std::fs::read(repo("firmware/images/drawing.bin")).unwrap();
+    assert!(
+        bytes == checked_in,
+        "firmware/images/drawing.bin is stale: repack it (docs/firmware.md)"
+    );
+
+    // With a task the kind is implied and the image carries the drawingbench-1.0 score.
+    let run = gobo()
+        .args(["pack", "--kit", "clue", "--task"])
+        .arg(repo("examples/drawing/red-circle.task.json"))
+        .arg(repo("examples/drawing/red_circle.json"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    let img = gobo::image::decode(&bytes).unwrap();
+    let program: gobo::kit::drawing::DrawingProgram<'_> =
+        img.payload_as(gobo::image::ProgramKind::Drawing).unwrap();
+    let eval = gobo()
+        .args(["draw", "eval", "--task"])
+        .arg(repo("examples/drawing/red-circle.task.json"))
+        .arg(repo("examples/drawing/red_circle.json"))
+        .output()
+        .unwrap();
+    let row: serde_json::Value = serde_json::from_slice(&eval.stdout).unwrap();
+    assert_eq!(program.score, row["score"].as_f64());
+    assert!(program.score.is_some());
+}
+
+#[test]
+fn refuses_malformed_actions_unknown_kits_and_bad_code_without_writing() {
     let out = scratch("refused.bin");
     let _ = std::fs::remove_file(&out);
+    let actions = scratch("not-a-list.json");
+    std::fs::write(&actions, r#"{"action": "click"}"#).unwrap();
     let run = gobo()
-        .args(["pack", "d.json", "--kind", "drawing", "--kit", "clue", "-o"])
+        .args(["pack", "--kind", "drawing", "--kit", "clue", "-o"])
         .arg(&out)
+        .arg(&actions)
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(1));
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(err.contains("cannot pack drawing programs: "), "{err}");
+    assert_eq!(err.trim(), "gobo pack: actions: actions must be a JSON list, found dict");
 
     let run = gobo().args(["pack", "t.json", "--kit", "arduino", "-o"]).arg(&out).output().unwrap();
     assert_eq!(run.status.code(), Some(2));

@@ -217,3 +217,40 @@ fn scratch_sample_runs_like_the_host_and_its_ball_follows_the_gamepad() {
     let (moved, _) = after.diff(&before);
     assert!(moved > 20, "the picture must show the move: {moved} pixels changed");
 }
+
+#[test]
+fn drawing_sample_plays_like_the_host_and_steps_back_on_the_gamepad() {
+    if skip() {
+        return;
+    }
+    let drawing = std::fs::read(firmware::repo_root().join("firmware/images/drawing.bin")).unwrap();
+    let elf = firmware::build_with_image(&drawing, "drawing");
+    let mut kit = Qemu::boot(&elf, "drawing", true);
+
+    // Played to the end by itself: the same frame on the host shows the same picture.
+    let done = kit.wait_line(WAIT, |l| l.contains("shown=drawing") && l.contains(" done "));
+    let frames = frame_of(&done);
+    let mut host = App::boot(&LM3S6965, &drawing);
+    for _ in 0..frames {
+        host.step(Buttons::NONE);
+    }
+    assert!(done.contains(&format!("shown={} ", host.shown())), "{done} vs host {}", host.shown());
+    assert!(host.finished());
+    let end = kit.screendump("done");
+    assert_same("drawing at its end", &end, &Screenshot::render(&host));
+
+    // Left steps one action back and pauses (compared again); right returns to the end.
+    kit.arm_gamepad(WAIT);
+    kit.keys(&[PadKey::Left], true);
+    let back = kit.wait_line(WAIT, |l| l.contains("shown=drawing") && l.contains(" paused "));
+    host.step(Buttons::NONE);
+    host.step(Buttons::LEFT);
+    assert!(back.contains(&format!("shown={} ", host.shown())), "{back} vs host {}", host.shown());
+    let shot = kit.screendump("back");
+    assert_same("one action back", &shot, &Screenshot::render(&host));
+    assert!(shot.diff(&end).0 > 0, "the status shows the step");
+    kit.keys(&[PadKey::Left], false);
+    kit.keys(&[PadKey::Right], true);
+    kit.wait_line(WAIT, |l| l.contains("shown=drawing") && l.contains(" done "));
+    kit.keys(&[PadKey::Right], false);
+}
