@@ -12,10 +12,10 @@ use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, 
 use crate::scratch::geom::transform::{move_angle, rotation_from_move, unit_point, Linear, Pose};
 use crate::scratch::geom::{f32r, Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
 use crate::scratch::image::{Skin, SkinBitmap};
+use crate::scratch::render::drawable::rendered_direction_scale;
 use crate::scratch::render::effects::{Effects, PIXELATE, SHAPE};
 use crate::scratch::value::cast::to_str_value;
 use crate::scratch::value::Value;
-use crate::scratch::vm::target::{Instance, RotationStyle};
 use crate::scratch::vm::Vm;
 
 /// Index of the ghost effect.
@@ -114,18 +114,6 @@ pub(crate) struct Probe {
     size: [f64; 2],
 }
 
-/// `_getRenderedDirectionAndScale` (the scale before it is stored as `f32`).
-fn rendered_direction_and_scale(i: &Instance) -> (f64, [f64; 2]) {
-    match i.rotation {
-        RotationStyle::AllAround => (i.direction, [i.size, i.size]),
-        RotationStyle::DontRotate => (90.0, [i.size, i.size]),
-        RotationStyle::LeftRight => {
-            let flip = if i.direction < 0.0 { -1.0 } else { 1.0 };
-            (90.0, [flip * i.size, i.size])
-        }
-    }
-}
-
 /// Whether a skin samples nearest (`useNearest`) for a pose and effects.
 fn use_nearest(skin: &Skin, pose: &Pose, effects: &Effects) -> bool {
     if !skin.vector {
@@ -169,7 +157,7 @@ impl Vm {
     /// The rendered pose (`_getRenderedDirectionAndScale`).
     pub(crate) fn pose(&self, t: u32) -> Pose {
         let i = &self.insts[t as usize];
-        let (direction, scale) = rendered_direction_and_scale(i);
+        let (direction, scale) = rendered_direction_scale(i, false);
         Pose::new(i.x, i.y, direction, scale)
     }
 
@@ -650,7 +638,7 @@ impl Vm {
             let t = self.exec[k];
             let i = &self.insts[t as usize];
             if t != self.stage && i.alive && i.visible {
-                let (_, [s0, s1]) = rendered_direction_and_scale(i);
+                let (_, [s0, s1]) = rendered_direction_scale(i, false);
                 self.request_mip(t, [f32r(s0), f32r(s1)]);
             }
         }
