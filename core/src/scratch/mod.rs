@@ -1,6 +1,7 @@
 //! Scratch 3: project model and loader, compiler to a program image, the VM and its observations.
 
 pub mod blocks;
+pub mod catalog;
 pub mod compile;
 pub mod conform;
 pub mod diff;

@@ -13,6 +13,7 @@ mod project_input;
 mod render;
 mod run;
 mod test;
+mod validate;
 mod xlogo;
 
 #[derive(Debug, Parser)]
@@ -46,6 +47,8 @@ enum Command {
     Conform(conform::ConformArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
+    /// Check a Scratch project's structure: blocks, references, custom blocks, assets (docs/patches.md).
+    Validate(validate::ValidateArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,5 +67,6 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
+        Command::Validate(args) => validate::run(args),
     }
 }
