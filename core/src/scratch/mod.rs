@@ -1,5 +1,6 @@
 //! Scratch 3: project model and loader, compiler to a program image, the VM and its observations.
 
+pub mod agent;
 pub mod blocks;
 pub mod compile;
 pub mod conform;

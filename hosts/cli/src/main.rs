@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod conform;
 mod diff_trace;
 mod draw;
+mod observe;
 mod pack;
 mod project_input;
 mod render;
@@ -46,6 +47,8 @@ enum Command {
     Conform(conform::ConformArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
+    /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
+    Observe(observe::ObserveArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,5 +67,6 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
+        Command::Observe(args) => observe::run(args),
     }
 }
