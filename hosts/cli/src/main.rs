@@ -12,6 +12,7 @@ mod pack;
 mod project_input;
 mod render;
 mod run;
+mod serve;
 mod test;
 mod xlogo;
 
@@ -46,6 +47,8 @@ enum Command {
     Conform(conform::ConformArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
+    /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,5 +67,6 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
