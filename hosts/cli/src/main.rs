@@ -13,6 +13,7 @@ mod pack;
 mod project_input;
 mod render;
 mod run;
+mod serve;
 mod test;
 mod xlogo;
 
@@ -49,6 +50,8 @@ enum Command {
     Test(test::TestArgs),
     /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
     Observe(observe::ObserveArgs),
+    /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,5 +71,6 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
         Command::Observe(args) => observe::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
