@@ -8,10 +8,12 @@ use clap::{Parser, Subcommand};
 mod conform;
 mod diff_trace;
 mod draw;
+mod observe;
 mod pack;
 mod project_input;
 mod render;
 mod run;
+mod serve;
 mod test;
 mod validate;
 mod xlogo;
@@ -49,6 +51,10 @@ enum Command {
     Test(test::TestArgs),
     /// Check a Scratch project's structure: blocks, references, custom blocks, assets (docs/patches.md).
     Validate(validate::ValidateArgs),
+    /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
+    Observe(observe::ObserveArgs),
+    /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,5 +74,7 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Observe(args) => observe::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }

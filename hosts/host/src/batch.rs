@@ -155,7 +155,7 @@ where
 }
 
 fn evaluate<F: Fn(&Value) -> Value>(item: &Item, eval: &F) -> Value {
-    let mut row = match &item.input {
+    let row = match &item.input {
         Err(message) => {
             let mut row = Map::new();
             row.insert("line".into(), Value::from(item.line));
@@ -171,18 +171,24 @@ fn evaluate<F: Fn(&Value) -> Value>(item: &Item, eval: &F) -> Value {
             }
         },
     };
-    match &mut row {
-        Value::Object(map) => {
-            map.insert("id".into(), item.id.clone());
+    with_id(row, item.id.clone())
+}
+
+/// A result row carrying its input's `id` (set on an object row, overriding any `id` it has;
+/// any other value is wrapped as `{"id", "result"}`). Every host's batch rows are made so.
+pub fn with_id(row: Value, id: Value) -> Value {
+    match row {
+        Value::Object(mut map) => {
+            map.insert("id".into(), id);
+            Value::Object(map)
         }
         other => {
             let mut map = Map::new();
-            map.insert("id".into(), item.id.clone());
-            map.insert("result".into(), other.take());
-            *other = Value::Object(map);
+            map.insert("id".into(), id);
+            map.insert("result".into(), other);
+            Value::Object(map)
         }
     }
-    row
 }
 
 fn read_inputs(path: &Path) -> Result<Vec<Item>, BatchError> {
