@@ -9,7 +9,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::super::blocks::{
-    Block, BlockIdx, Blocks, Field, InputValue, Mutation, Primitive, PrimitiveKind,
+    BlockIdx, Blocks, Field, InputValue, Mutation, Primitive, PrimitiveKind,
 };
 use super::super::edit::{DeclKind, NewBlock, NewChild, NewInput};
 use super::super::model::{Literal, Project, Target};

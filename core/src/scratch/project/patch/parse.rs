@@ -410,11 +410,11 @@ fn block_spec(cx: &Ctx, v: Json, at: Pointer) -> Res<BlockSpec> {
             cx.err(at, format!("a block is an object with an opcode, not {}", v.type_name()))
         );
     };
-    let mut spec = BlockSpec::default();
-    spec.opcode = match take(&mut o, "opcode") {
+    let opcode = match take(&mut o, "opcode") {
         Some(op) => string(cx, op, at.clone().key("opcode"))?,
         None => return Err(cx.err(at, "a block needs an opcode".into())),
     };
+    let mut spec = BlockSpec { opcode, ..BlockSpec::default() };
     if let Some(id) = take(&mut o, "id") {
         spec.id = Some(string(cx, id, at.clone().key("id"))?);
     }
