@@ -13,6 +13,7 @@ extern crate alloc;
 mod clamp;
 pub mod drawing;
 pub mod image;
+pub mod json_patch;
 pub mod kit;
 pub mod md5;
 pub mod scratch;

@@ -17,6 +17,7 @@ mod blocks;
 pub mod edit;
 mod error;
 mod json;
+pub mod json_patch;
 mod load;
 mod load_blocks;
 mod model;
