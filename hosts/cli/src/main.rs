@@ -8,8 +8,10 @@ use clap::{Parser, Subcommand};
 mod conform;
 mod diff_trace;
 mod draw;
+mod json_patch;
 mod observe;
 mod pack;
+mod patch;
 mod project_input;
 mod render;
 mod run;
@@ -51,6 +53,10 @@ enum Command {
     Test(test::TestArgs),
     /// Check a Scratch project's structure: blocks, references, custom blocks, assets (docs/patches.md).
     Validate(validate::ValidateArgs),
+    /// Apply or invert a block-edit or JSON patch on a Scratch project (docs/patches.md).
+    Patch(patch::PatchArgs),
+    /// Apply an RFC 6902 JSON Patch to any JSON document (docs/patches.md).
+    JsonPatch(json_patch::JsonPatchArgs),
     /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
     Observe(observe::ObserveArgs),
     /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
@@ -74,6 +80,8 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Patch(args) => patch::run(args),
+        Command::JsonPatch(args) => json_patch::run(args),
         Command::Observe(args) => observe::run(args),
         Command::Serve(args) => serve::run(args),
     }

@@ -1,4 +1,5 @@
-//! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` archives, asset decoding
+//! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` archives (read, deterministic
+//! repack), applying patches to project files, asset decoding
 //! into the program image's costume skins, compiling project files, judging suites on files held
 //! in memory, stage PNGs, PNG output and resumable parallel batch runs.
 //! Hosts adapt I/O; no semantics live here.
@@ -6,6 +7,7 @@
 pub mod batch;
 pub mod costume;
 mod costume_svg;
+pub mod edit;
 pub mod judge;
 pub mod png;
 pub mod project;

@@ -386,12 +386,14 @@ fn looks_like_svg(bytes: &[u8]) -> bool {
     text.contains("<svg")
 }
 
-/// Writes project files as an `.sb3` archive: `project.json` first, then the assets by name,
-/// deflated, with fixed timestamps so the same files give the same bytes.
+/// Writes project files as an `.sb3` archive: `project.json` first, then the assets sorted by
+/// name, deflated at level 6, with fixed timestamps (1980-01-01) and permissions, so the same
+/// files give the same bytes.
 pub fn write_sb3(files: &ProjectFiles) -> Result<Vec<u8>, Sb3Error> {
     let mut zip = ZipWriter::new(Cursor::new(Vec::new()));
     let options = SimpleFileOptions::default()
         .compression_method(CompressionMethod::Deflated)
+        .compression_level(Some(6))
         .last_modified_time(DateTime::default())
         .unix_permissions(0o644);
     let entries = std::iter::once(("project.json", &files.project_json))
@@ -408,4 +410,25 @@ pub fn write_sb3(files: &ProjectFiles) -> Result<Vec<u8>, Sb3Error> {
 pub fn save_path(path: &Path, files: &ProjectFiles) -> Result<(), Sb3Error> {
     let bytes = write_sb3(files)?;
     std::fs::write(path, bytes).map_err(|source| Sb3Error::Io { path: path.to_path_buf(), source })
+}
+
+/// A project's files with a new `project.json` and every asset of the original kept
+/// byte-for-byte, written as a deterministic `.sb3` ([`write_sb3`]); returns the archive and
+/// its SHA-256 (lower-case hex), which can key caches.
+pub fn repack(files: &ProjectFiles, project_json: Vec<u8>) -> Result<(Vec<u8>, String), Sb3Error> {
+    let out = ProjectFiles { project_json, assets: files.assets.clone() };
+    let bytes = write_sb3(&out)?;
+    let hash = sha256_hex(&bytes);
+    Ok((bytes, hash))
+}
+
+/// SHA-256 of bytes as lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
 }
