@@ -14,6 +14,7 @@
 //! compiling blocks (the compiler), running them (the VM).
 
 mod blocks;
+pub mod diff;
 pub mod edit;
 mod error;
 mod json;

@@ -40,6 +40,21 @@ pub use model::{
 pub use parse::{edits_from_json, parse_block_edits};
 pub use write::{edit_to_json, edits_to_json};
 
+/// An existing block (with its inputs; with `with_next`, the blocks after it) as an exact
+/// spec with its ids and file positions (for `diff`).
+pub(crate) fn exact_spec_public(
+    blocks: &super::Blocks,
+    idx: super::BlockIdx,
+    with_next: bool,
+) -> Option<BlockSpec> {
+    build::exact_spec(blocks, idx, with_next)
+}
+
+/// A target's block records as `(id, record)` in file order (for `diff`).
+pub(crate) fn records_public(project: &Project, t: usize) -> Vec<(String, super::Json)> {
+    raw::records_of(project, t)
+}
+
 /// How the result of a patch is validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PostCheck {
