@@ -1,13 +1,15 @@
-//! `gobo patch apply|invert`: block-edit and JSON patches on Scratch projects
+//! `gobo patch apply|invert|diff`: block-edit and JSON patches on Scratch projects
 //! (docs/patches.md). `apply` writes the patched project (`-o OUT.sb3` repacks every asset
 //! deterministically; another name gets `project.json` bytes) and prints the outcome; `invert`
-//! prints a block-edit patch's exact inverse. Exit 0 done, 1 the patch does not apply, 2 bad
-//! input.
+//! prints a block-edit patch's exact inverse; `diff` prints the block-edit patch from one
+//! project to another. Exit 0 done, 1 the patch does not apply (or no patch can express the
+//! difference), 2 bad input.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand, ValueEnum};
+use gobo::scratch::project::diff::{diff_atoms, diff_patch};
 use gobo::scratch::project::patch::{edits_to_json, invert, parse_block_edits, PatchOptions};
 use gobo::scratch::project::{load_with, LoadOptions};
 use gobo_host::edit::{self, Format, Request};
@@ -25,6 +27,9 @@ enum PatchCommand {
     Apply(ApplyArgs),
     /// Print the exact inverse of a block-edit patch on a project.
     Invert(InvertArgs),
+    /// Print the block-edit patch that turns project A into project B (scripts, variables,
+    /// lists, broadcasts).
+    Diff(DiffArgs),
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -78,10 +83,25 @@ struct InvertArgs {
     pretty: bool,
 }
 
+#[derive(Debug, Args)]
+struct DiffArgs {
+    /// The project before.
+    a: PathBuf,
+    /// The project after.
+    b: PathBuf,
+    /// Print the normalized atoms (ScratchEval's edit-distance units) instead of the patch.
+    #[arg(long)]
+    atoms: bool,
+    /// Indent the printed JSON.
+    #[arg(long)]
+    pretty: bool,
+}
+
 pub fn run(args: PatchArgs) -> ExitCode {
     match args.command {
         PatchCommand::Apply(a) => apply(a),
         PatchCommand::Invert(a) => invert_cmd(a),
+        PatchCommand::Diff(a) => diff_cmd(a),
     }
 }
 
@@ -208,6 +228,44 @@ fn invert_cmd(a: InvertArgs) -> ExitCode {
         }
         Err(e) => {
             eprintln!("gobo: {}: {e}", a.patch.display());
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn load_project(path: &Path) -> Result<gobo::scratch::project::Project, ExitCode> {
+    let files = load_files(path)?;
+    load_with(&files.project_json, &LoadOptions { repair_references: true })
+        .map_err(|e| bad_input(path, e))
+}
+
+fn diff_cmd(a: DiffArgs) -> ExitCode {
+    let before = match load_project(&a.a) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let after = match load_project(&a.b) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if a.atoms {
+        let atoms = diff_atoms(&before, &after);
+        print_json(&serde_json::to_value(&atoms).unwrap_or_default(), a.pretty);
+        return ExitCode::SUCCESS;
+    }
+    match diff_patch(&before, &after) {
+        Ok(edits) => {
+            let text = edits_to_json(&edits).to_bytes();
+            if a.pretty {
+                let value: serde_json::Value = serde_json::from_slice(&text).unwrap_or_default();
+                print_json(&value, true);
+            } else {
+                println!("{}", String::from_utf8_lossy(&text));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("gobo: {}: {e}", a.b.display());
             ExitCode::from(1)
         }
     }

@@ -216,3 +216,32 @@ fn generic_json_patch_command() {
     std::fs::write(&patch, "not json").unwrap();
     assert_eq!(run(&["json-patch".as_ref(), &doc, &patch]).status.code(), Some(2));
 }
+
+#[test]
+fn diff_gives_a_patch_from_broken_to_fixed() {
+    for name in ["keys", "quiz", "timing"] {
+        let broken = repo(&format!("examples/scratch/{name}/broken.json"));
+        let fixed = repo(&format!("examples/scratch/{name}/project.json"));
+        let out = run(&["patch".as_ref(), "diff".as_ref(), &broken, &fixed]);
+        ok(&out);
+        let patch = tmp(&format!("{name}.diff.json"));
+        std::fs::write(&patch, &out.stdout).unwrap();
+        let patched = tmp(&format!("{name}.fixed.json"));
+        ok(&run(&["patch".as_ref(), "apply".as_ref(), &broken, &patch, "-o".as_ref(), &patched]));
+        let scripts = |path: &Path| -> Vec<serde_json::Value> {
+            let v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+            let targets = v["targets"].as_array().unwrap().iter();
+            targets.map(|t| serde_json::json!([t["blocks"], t["variables"], t["lists"]])).collect()
+        };
+        // The fixed project as gobo writes it (the empty patch), to compare like with like.
+        let empty = tmp("empty.json");
+        std::fs::write(&empty, "[]").unwrap();
+        let normal = tmp(&format!("{name}.fixed-normal.json"));
+        ok(&run(&["patch".as_ref(), "apply".as_ref(), &fixed, &empty, "-o".as_ref(), &normal]));
+        assert_eq!(scripts(&patched), scripts(&normal), "{name}");
+        let atoms =
+            json(&run(&["patch".as_ref(), "diff".as_ref(), &broken, &fixed, "--atoms".as_ref()]));
+        assert!(!atoms.as_array().unwrap().is_empty(), "{name}");
+    }
+}
