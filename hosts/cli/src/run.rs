@@ -170,10 +170,16 @@ pub fn run(a: RunArgs) -> ExitCode {
             vm.random_calls()
         );
     }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
+    if !ok {
         eprintln!("gobo run: could not write the trace");
-        ExitCode::from(1)
+        return ExitCode::from(2);
+    }
+    match vm.stopped() {
+        // A budget halted a runaway program (docs/trace.md, "Budgets").
+        Some(stop) => {
+            eprintln!("gobo run: {stop}");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
     }
 }

@@ -7,6 +7,8 @@ use crate::scratch::image::{Expr, ExprId, Image, Rop};
 use crate::scratch::value::Value;
 
 use super::Vm;
+use crate::scratch::blocks::operators as ops;
+use alloc::string::String;
 
 impl Vm {
     /// Evaluate reporter `e` for instance `t`.
@@ -176,20 +178,30 @@ impl Vm {
             Rop::Join => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
-                o::join(&mut self.text_buf, &a, &b, self.cfg.max_string_len)
+                self.join(&a, &b)
             }
+            // Scanning a string is work in proportion to its length ([`Vm::spend`]).
             Rop::LetterOf => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
+                if !self.spend(o::str_len(&b)) {
+                    return Value::empty();
+                }
                 o::letter_of(&a, &b)
             }
             Rop::Length => {
                 let a = self.arg_in(img, args, 0, t);
+                if !self.spend(o::str_len(&a)) {
+                    return Value::Num(0.0);
+                }
                 o::length(&a)
             }
             Rop::Contains => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
+                if !self.spend(o::str_len(&a)) {
+                    return Value::Bool(false);
+                }
                 o::contains(&a, &b)
             }
             Rop::Round => {
@@ -219,5 +231,24 @@ impl Vm {
             Rop::VideoOn | Rop::Translate | Rop::ViewerLanguage => self.eval_offline(op, args, t),
             _ => self.eval_sensing(op, args, t),
         }
+    }
+}
+
+/// Strings built by `join` longer than this are not kept in the scratch buffer.
+const TEXT_BUF_KEEP: usize = 1 << 16;
+
+impl Vm {
+    /// `operator_join` under the string budget ([`Config::max_string_len`]): a result longer
+    /// than it halts the run (scratch-vm throws `RangeError: Invalid string length`).
+    pub(crate) fn join(&mut self, a: &Value, b: &Value) -> Value {
+        let bytes = ops::text_len(a) + ops::text_len(b);
+        if !self.string_fits(bytes, |_| ops::text_units(a) + ops::text_units(b)) {
+            return Value::empty();
+        }
+        let v = ops::join(&mut self.text_buf, a, b);
+        if self.text_buf.capacity() > TEXT_BUF_KEEP {
+            self.text_buf = String::new();
+        }
+        v
     }
 }
