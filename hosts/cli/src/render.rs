@@ -1,15 +1,14 @@
 //! `gobo render`: run a Scratch project on the virtual clock and write the stage as PNG at
 //! chosen frames (`DIR/frame-NNNNN.png`, the names refvm-browser's `--png-at` uses), drawn by
-//! the core's stage renderer.
+//! the core's stage renderer through `gobo_host::stage`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use gobo::scratch::render::{render, Framebuffer};
 use gobo::scratch::scenario::Scenario;
-use gobo::scratch::vm::{Config, Vm};
-use gobo_host::png::{write_png, PixelFormat};
+use gobo::scratch::vm::Config;
+use gobo_host::stage;
 
 /// Arguments of `gobo render`.
 #[derive(Debug, Args)]
@@ -86,21 +85,10 @@ fn render_frames(a: &RenderArgs) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", p.display()))?,
     };
     let cfg = Config { fps: a.fps, seed: a.seed.or(sc.seed).unwrap_or(1), ..Config::default() };
-    let mut vm = Vm::new(img, cfg).map_err(|e| e.to_string())?;
-    let last = outputs.iter().map(|o| o.0).max().unwrap_or(0);
-    let mut fb = Framebuffer::new(w, h);
-    let mut inputs = Vec::new();
-    for f in 0..=last {
-        inputs.clear();
-        inputs.extend(sc.at(f).map(|(_, _, input)| input.clone()));
-        vm.step_frame(&inputs);
-        if outputs.iter().any(|o| o.0 == f) {
-            let Ok(()) = render(&vm, &mut fb);
-            for (_, path) in outputs.iter().filter(|o| o.0 == f) {
-                write_png(path, w, h, PixelFormat::Rgb8, fb.rgb())
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-            }
-        }
+    let frames: Vec<u64> = outputs.iter().map(|o| o.0).collect();
+    let pngs = stage::render_frames(img, &sc, cfg, &frames, w, h).map_err(|e| e.to_string())?;
+    for ((_, path), png) in outputs.iter().zip(pngs) {
+        std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }
