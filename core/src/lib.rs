@@ -15,5 +15,6 @@ pub mod drawing;
 pub mod image;
 pub mod kit;
 pub mod md5;
+pub mod nesting;
 pub mod scratch;
 pub mod xlogo;

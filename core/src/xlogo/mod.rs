@@ -37,7 +37,7 @@ mod world;
 pub use ast::{BlockCounts, BlockKind, PenColor, Program, Stmt};
 pub use emulator::{Crash, CrashKind, Emulator, Outcome, RunState};
 pub use error::{CodeError, TaskError, TaskErrorKind};
-pub use limits::{MAX_ACTIONS, MAX_CODE_DEPTH, MAX_GRID_SIDE, MAX_PROGRAM_NODES};
+pub use limits::{MAX_ACTIONS, MAX_CODE_DEPTH, MAX_GRID_SIDE, MAX_PROGRAM_NODES, MAX_TASK_BYTES};
 pub use task::{
     Atom, Constraints, Dir, Goal, Item, ItemColor, ItemName, Line, LineColor, Literal, Objective,
     ObjectiveKind, Spec, Task, Tile, Turtle, Walls,

@@ -5,11 +5,17 @@ use std::path::Path;
 
 use gobo::scratch::image::Image;
 use gobo_host::project::compile_files;
-use gobo_host::sb3::ProjectFiles;
+use gobo_host::sb3::{ProjectFiles, Sb3Error};
 
 /// Reads a project's files.
 pub fn load_files(path: &Path) -> Result<ProjectFiles, String> {
-    gobo_host::sb3::load_path(path).map_err(|e| format!("{}: {e}", path.display()))
+    gobo_host::sb3::load_path(path).map_err(|e| match e {
+        // These name the file already.
+        Sb3Error::Io { .. } | Sb3Error::NotZip { .. } | Sb3Error::MissingProjectJson { .. } => {
+            e.to_string()
+        }
+        e => format!("{}: {e}", path.display()),
+    })
 }
 
 /// Loads and compiles a project with its costume skins, printing each warning (a dropped
