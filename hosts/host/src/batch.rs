@@ -316,7 +316,7 @@ impl<'de> Visitor<'de> for IdSeed<'_> {
 
 fn evaluate<F: Fn(&Value) -> Value>(item: &Item, line: Result<Vec<u8>, String>, eval: &F) -> Value {
     let parsed = line.and_then(|bytes| parse_line(&bytes, item.line));
-    let mut row = match parsed {
+    let row = match parsed {
         Err(message) => {
             let mut row = Map::new();
             row.insert("line".into(), Value::from(item.line));
@@ -332,18 +332,24 @@ fn evaluate<F: Fn(&Value) -> Value>(item: &Item, line: Result<Vec<u8>, String>, 
             }
         },
     };
-    match &mut row {
-        Value::Object(map) => {
-            map.insert("id".into(), item.id.clone());
+    with_id(row, item.id.clone())
+}
+
+/// A result row carrying its input's `id` (set on an object row, overriding any `id` it has;
+/// any other value is wrapped as `{"id", "result"}`). Every host's batch rows are made so.
+pub fn with_id(row: Value, id: Value) -> Value {
+    match row {
+        Value::Object(mut map) => {
+            map.insert("id".into(), id);
+            Value::Object(map)
         }
         other => {
             let mut map = Map::new();
-            map.insert("id".into(), item.id.clone());
-            map.insert("result".into(), other.take());
-            *other = Value::Object(map);
+            map.insert("id".into(), id);
+            map.insert("result".into(), other);
+            Value::Object(map)
         }
     }
-    row
 }
 
 /// The deepest nesting a batch line may have (serde_json's own limit, 128, would refuse

@@ -194,6 +194,25 @@ fn tan_deg(angle: f64) -> f64 {
     }
 }
 
+/// Strings built by `join` longer than this are not kept in the VM's scratch buffer.
+const TEXT_BUF_KEEP: usize = 1 << 16;
+
+impl crate::scratch::vm::Vm {
+    /// `operator_join` under the string budget (`Config::max_string_len`): a result longer
+    /// than it halts the run (scratch-vm throws `RangeError: Invalid string length`).
+    pub(crate) fn join(&mut self, a: &Value, b: &Value) -> Value {
+        let bytes = text_len(a) + text_len(b);
+        if !self.string_fits(bytes, |_| text_units(a) + text_units(b)) {
+            return Value::empty();
+        }
+        let v = join(&mut self.text_buf, a, b);
+        if self.text_buf.capacity() > TEXT_BUF_KEEP {
+            self.text_buf = String::new();
+        }
+        v
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
