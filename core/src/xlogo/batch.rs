@@ -66,16 +66,21 @@ impl Summary {
     pub fn of<'a>(rows: impl IntoIterator<Item = &'a Value>) -> Summary {
         let mut s = Summary::default();
         for row in rows {
-            s.rows += 1;
-            let t = row.get("error_type").and_then(Value::as_str).unwrap_or("");
-            s.success += usize::from(t == "OK");
-            s.format_ok += usize::from(t != "FORMAT_ERROR");
-            s.no_crash += usize::from(matches!(
-                t,
-                "OK" | "GOAL_FAIL" | "CONSTRAINT_FAIL" | "GOAL_AND_CONSTRAINT_FAIL"
-            ));
+            s.add(row);
         }
         s
+    }
+
+    /// Counts one more row (a batch's rows stream past one at a time).
+    pub fn add(&mut self, row: &Value) {
+        self.rows += 1;
+        let t = row.get("error_type").and_then(Value::as_str).unwrap_or("");
+        self.success += usize::from(t == "OK");
+        self.format_ok += usize::from(t != "FORMAT_ERROR");
+        self.no_crash += usize::from(matches!(
+            t,
+            "OK" | "GOAL_FAIL" | "CONSTRAINT_FAIL" | "GOAL_AND_CONSTRAINT_FAIL"
+        ));
     }
 
     /// `part / rows` (0 when there are no rows).

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod conform;
 mod diff_trace;
 mod draw;
+mod exit;
 mod observe;
 mod pack;
 mod project_input;

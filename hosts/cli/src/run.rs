@@ -53,9 +53,111 @@ pub struct RunArgs {
     /// Stop after two idle frames once no scenario event is pending.
     #[arg(long)]
     pub until_idle: bool,
-    /// Where to write the trace (`-` for stdout); without it only a summary is printed.
+    /// Where to write the trace (`-` for stdout); without it a short summary is printed
+    /// (frames, what was said, where the sprites ended, the variables).
     #[arg(long)]
     pub trace: Option<String>,
+    /// Also write a picture of the stage after the last frame run (480x360 PNG).
+    #[arg(long)]
+    pub png: Option<PathBuf>,
+}
+
+/// Lines of `said:` shown in the summary.
+const SAID_SHOWN: usize = 12;
+
+fn collect_says(line: &str, said: &mut Vec<String>, total: &mut usize) {
+    if !line.contains("\"says\":[{") {
+        return;
+    }
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { return };
+    let frame = v["f"].as_u64().unwrap_or(0);
+    for s in v["says"].as_array().into_iter().flatten() {
+        *total += 1;
+        if said.len() < SAID_SHOWN {
+            let text = match &s["text"] {
+                serde_json::Value::String(t) => format!("{t:?}"),
+                other => other.to_string(),
+            };
+            let verb = s["type"].as_str().unwrap_or("say");
+            let who = s["target"].as_str().unwrap_or("?");
+            said.push(format!("  frame {frame:>4}  {who} {verb}s {text}"));
+        }
+    }
+}
+
+/// The human summary of a run: frames, what was said, sprites, variables.
+fn human_summary(vm: &Vm, said: &[String], said_total: usize) -> String {
+    use std::fmt::Write as _;
+    let o = vm.observe();
+    let fps = f64::from(vm.config().fps.max(1));
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} frames ({:.1} s of virtual time), {} scripts still running",
+        vm.frame(),
+        vm.frame() as f64 / fps,
+        vm.thread_count()
+    );
+    if said.is_empty() {
+        let _ = writeln!(s, "said: nothing");
+    } else {
+        let _ = writeln!(s, "said:");
+        for line in said {
+            let _ = writeln!(s, "{line}");
+        }
+        if said_total > said.len() {
+            let _ = writeln!(s, "  ... and {} more", said_total - said.len());
+        }
+    }
+    if !o.sprites.is_empty() {
+        let _ = writeln!(s, "sprites:");
+    }
+    for sp in &o.sprites {
+        let name = if sp.clone == 0 {
+            sp.name.to_string()
+        } else {
+            format!("{} (clone {})", sp.name, sp.clone)
+        };
+        let _ = writeln!(
+            s,
+            "  {name}: x {} y {} direction {} size {}%{}",
+            sp.x,
+            sp.y,
+            sp.dir,
+            sp.size,
+            if sp.visible { "" } else { ", hidden" }
+        );
+    }
+    let mut vars: Vec<String> =
+        o.globals.iter().map(|(n, v)| format!("  {n} = {}", value_text(v))).collect();
+    for sp in o.sprites.iter().filter(|sp| sp.clone == 0) {
+        vars.extend(sp.vars.iter().map(|(n, v)| format!("  {}: {n} = {}", sp.name, value_text(v))));
+    }
+    if !vars.is_empty() {
+        let _ = writeln!(s, "variables:");
+        for v in vars {
+            let _ = writeln!(s, "{v}");
+        }
+    }
+    s
+}
+
+fn value_text(v: &gobo::scratch::value::Value) -> String {
+    let mut s = String::new();
+    gobo::scratch::trace::push_value(&mut s, v);
+    s
+}
+
+/// `--png`: the stage after the last frame run, drawn by running the project again.
+fn write_png(a: &RunArgs, sc: &Scenario, vm: &Vm, path: &std::path::Path) -> Result<(), String> {
+    let Some(last) = vm.frame().checked_sub(1) else {
+        return Err("--png: no frame ran".to_string());
+    };
+    let img = crate::project_input::load_image_quiet(&a.project)?;
+    let pngs = gobo_host::stage::render_frames(img, sc, vm.config().clone(), &[last], 480, 360)
+        .map_err(|e| e.to_string())?;
+    let png = pngs.into_iter().next().ok_or("--png: nothing drawn")?;
+    std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Parse `--audio`.
@@ -158,22 +260,36 @@ pub fn run(a: RunArgs) -> ExitCode {
     let info = MetaInfo { project: &project, frames, epoch: &a.epoch, md5: md5.as_deref() };
     let meta = meta_line(&vm, &info);
     let mut ok = writeln!(out, "{meta}").is_ok();
+    // Without --trace, what was said is gathered for the summary (at most SAID_SHOWN lines).
+    let mut said: Vec<String> = Vec::new();
+    let mut said_total = 0usize;
+    let summary = a.trace.is_none();
     run_frames(&mut vm, &sc, frames, a.until_idle, &mut |line| {
+        if summary {
+            collect_says(line, &mut said, &mut said_total);
+        }
         ok &= writeln!(out, "{line}").is_ok();
     });
     ok &= writeln!(out, "{}", end_line(&vm)).is_ok() && out.flush().is_ok();
-    if a.trace.is_none() {
-        println!(
-            "{} frames, {} threads left, {} random draws",
-            vm.frame(),
-            vm.thread_count(),
-            vm.random_calls()
-        );
+    if summary {
+        print!("{}", human_summary(&vm, &said, said_total));
     }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
+    if let Some(png) = &a.png {
+        if let Err(e) = write_png(&a, &sc, &vm, png) {
+            eprintln!("gobo run: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if !ok {
         eprintln!("gobo run: could not write the trace");
-        ExitCode::from(1)
+        return ExitCode::from(2);
+    }
+    match vm.stopped() {
+        // A budget halted a runaway program (docs/trace.md, "Budgets").
+        Some(stop) => {
+            eprintln!("gobo run: {stop}");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
     }
 }
