@@ -9,12 +9,12 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use gobo::drawing::actions::Actions;
 use gobo::drawing::raster::Canvas;
-use gobo::drawing::task::{dataset_from_json, Criteria, Task};
+use gobo::drawing::task::{dataset_from_json, Task};
 use gobo::drawing::ui::UiConfig;
-use gobo::drawing::{judge, judge_paper, pyjson, Profile};
+use gobo::drawing::{batch, Profile};
 use gobo_host::batch::{run_batch, BatchOptions};
 use gobo_host::png::{write_png, PixelFormat};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Environment variable naming the DrawingBench dataset file.
 const DATASET_ENV: &str = "GOBO_DRAWINGBENCH_DATASET";
@@ -122,13 +122,6 @@ fn load_dataset(args: &TaskArgs) -> Result<Vec<Task>, String> {
     dataset_from_json(&read_text(&path)?).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn pick(tasks: &[Task], index: usize) -> Result<Task, String> {
-    tasks
-        .get(index)
-        .cloned()
-        .ok_or_else(|| format!("task index {index} out of range (0..{})", tasks.len()))
-}
-
 pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
     if let Some(p) = &args.task {
         return Task::from_json(&read_text(p)?)
@@ -136,7 +129,7 @@ pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
             .map_err(|e| format!("{}: {e}", p.display()));
     }
     match args.task_index {
-        Some(i) => pick(&load_dataset(args)?, i).map(Some),
+        Some(i) => batch::pick(&load_dataset(args)?, i).cloned().map(Some),
         None => Ok(None),
     }
 }
@@ -144,36 +137,6 @@ pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
 fn profile(name: &str) -> Result<Profile, String> {
     Profile::from_name(name)
         .ok_or_else(|| format!("unknown profile `{name}` (drawingbench-1.0 or paper)"))
-}
-
-/// The result object for one raw action text.
-fn eval_one(
-    raw: &[u8],
-    criteria: &Criteria,
-    ui: &UiConfig,
-    profile: Profile,
-) -> Map<String, Value> {
-    let mut row = match profile {
-        Profile::DrawingBench10 => match judge(raw, criteria, ui) {
-            Ok(v) => v.to_row(criteria, ui),
-            Err(e) => error_row(e.to_string()),
-        },
-        Profile::Paper => match judge_paper(raw, criteria, ui) {
-            Ok(p) => match p.to_json() {
-                Value::Object(m) => m,
-                _ => Map::new(),
-            },
-            Err(e) => error_row(e.to_string()),
-        },
-    };
-    row.insert("profile".into(), Value::from(profile.name()));
-    row
-}
-
-fn error_row(msg: String) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("error".into(), Value::from(msg));
-    m
 }
 
 fn eval(args: EvalArgs) -> Result<(), String> {
@@ -184,7 +147,7 @@ fn eval(args: EvalArgs) -> Result<(), String> {
     }
     let task = load_task(&args.task)?.ok_or("pass --task-index I or --task FILE")?;
     let path = args.actions.as_deref().ok_or("missing ACTIONS file")?;
-    let row = eval_one(&read(path)?, &task.criteria, &ui, profile);
+    let row = batch::eval_text(&read(path)?, &task.criteria, &ui, profile);
     let text = serde_json::to_string_pretty(&Value::Object(row)).map_err(|e| e.to_string())?;
     // A closed stdout (`| head`) is not an error worth a panic.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
@@ -202,32 +165,7 @@ fn batch(
     let text = read_text(input)?;
     let needs_dataset = text.lines().any(|l| l.contains("\"task_index\""));
     let tasks = if needs_dataset { load_dataset(&args.task)? } else { Vec::new() };
-    let eval = |line: &Value| -> Value {
-        let criteria = match (line.get("task"), line.get("task_index").and_then(Value::as_u64)) {
-            (Some(t), _) => pyjson::parse(&t.to_string())
-                .map_err(|e| e.to_string())
-                .and_then(|v| Task::from_value(&v, "task").map_err(|e| e.to_string()))
-                .map(|t| t.criteria),
-            (None, Some(i)) => pick(&tasks, i as usize).map(|t| t.criteria),
-            (None, None) => Err(String::from("line has neither `task` nor `task_index`")),
-        };
-        let raw = match line.get("actions_raw") {
-            Some(Value::String(s)) => Ok(s.clone().into_bytes()),
-            Some(_) => Err(String::from("`actions_raw` must be a string")),
-            None => match line.get("actions") {
-                Some(v) => Ok(v.to_string().into_bytes()),
-                None => Err(String::from("line has no `actions_raw`")),
-            },
-        };
-        let mut row = match (criteria, raw) {
-            (Ok(c), Ok(raw)) => eval_one(&raw, &c, ui, profile),
-            (Err(e), _) | (_, Err(e)) => error_row(e),
-        };
-        if let Some(i) = line.get("task_index") {
-            row.insert("task_index".into(), i.clone());
-        }
-        Value::Object(row)
-    };
+    let eval = |line: &Value| batch::eval_row(line, &tasks, ui, profile);
     let opts = BatchOptions { jobs: args.jobs, ..BatchOptions::default() };
     let report = run_batch(input, out, &opts, eval).map_err(|e| e.to_string())?;
     eprintln!(

@@ -6,10 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use gobo::scratch::render::{render, Framebuffer};
 use gobo::scratch::scenario::Scenario;
-use gobo::scratch::vm::{Config, Vm};
-use gobo_host::png::{write_png, PixelFormat};
+use gobo_host::render::{parse_size, render_frames, RenderOptions};
 
 /// Arguments of `gobo render`.
 #[derive(Debug, Args)]
@@ -46,15 +44,9 @@ pub struct RenderArgs {
     pub fps: u32,
 }
 
-fn parse_size(s: &str) -> Option<(u32, u32)> {
-    let (w, h) = s.split_once(['x', 'X'])?;
-    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
-    ((1..=4096).contains(&w) && (1..=4096).contains(&h)).then_some((w, h))
-}
-
 /// Run the subcommand.
 pub fn run(a: RenderArgs) -> ExitCode {
-    match render_frames(&a) {
+    match write_frames(&a) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("gobo render: {e}");
@@ -63,8 +55,8 @@ pub fn run(a: RenderArgs) -> ExitCode {
     }
 }
 
-fn render_frames(a: &RenderArgs) -> Result<(), String> {
-    let (w, h) = match a.scale {
+fn write_frames(a: &RenderArgs) -> Result<(), String> {
+    let (width, height) = match a.scale {
         Some(k) => (480 * k, 360 * k),
         None => parse_size(&a.size).ok_or_else(|| format!("--size {:?} is not WxH", a.size))?,
     };
@@ -85,22 +77,12 @@ fn render_frames(a: &RenderArgs) -> Result<(), String> {
             .and_then(|b| Scenario::parse(&b).map_err(|e| e.to_string()))
             .map_err(|e| format!("{}: {e}", p.display()))?,
     };
-    let cfg = Config { fps: a.fps, seed: a.seed.or(sc.seed).unwrap_or(1), ..Config::default() };
-    let mut vm = Vm::new(img, cfg).map_err(|e| e.to_string())?;
-    let last = outputs.iter().map(|o| o.0).max().unwrap_or(0);
-    let mut fb = Framebuffer::new(w, h);
-    let mut inputs = Vec::new();
-    for f in 0..=last {
-        inputs.clear();
-        inputs.extend(sc.at(f).map(|(_, _, input)| input.clone()));
-        vm.step_frame(&inputs);
-        if outputs.iter().any(|o| o.0 == f) {
-            let Ok(()) = render(&vm, &mut fb);
-            for (_, path) in outputs.iter().filter(|o| o.0 == f) {
-                write_png(path, w, h, PixelFormat::Rgb8, fb.rgb())
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-            }
-        }
+    let opts = RenderOptions { seed: a.seed, fps: a.fps, width, height };
+    let frames: Vec<u64> = outputs.iter().map(|o| o.0).collect();
+    let pngs = render_frames(img, &sc, &frames, &opts).map_err(|e| e.to_string())?;
+    for (f, path) in &outputs {
+        let png = pngs.get(f).ok_or("a requested frame was not rendered")?;
+        std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }

@@ -81,6 +81,36 @@ impl DiffReport {
     pub fn identical(&self) -> bool {
         self.first.is_none() && self.frames_a == self.frames_b
     }
+
+    /// The report as JSON (`gobo diff-trace --json` and every other host; `docs/trace-diff.md`):
+    /// `{identical, frames_a, frames_b, checkpoints, first_divergence: {frame, path, a, b} |
+    /// null, signals: {name: {discrepancy, frames_differing, first_frame}}, drift}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::{json, Map, Value};
+        let signals: Map<String, Value> = self
+            .signals
+            .iter()
+            .map(|s| {
+                let v = json!({
+                    "discrepancy": s.discrepancy,
+                    "frames_differing": s.frames_differing,
+                    "first_frame": s.first_frame,
+                });
+                (String::from(s.signal.name()), v)
+            })
+            .collect();
+        json!({
+            "identical": self.identical(),
+            "frames_a": self.frames_a,
+            "frames_b": self.frames_b,
+            "checkpoints": self.checkpoints,
+            "first_divergence": self.first.as_ref().map(|d| json!({
+                "frame": d.frame, "path": d.path, "a": d.a, "b": d.b,
+            })),
+            "signals": signals,
+            "drift": self.drift,
+        })
+    }
 }
 
 /// Compares trace `a` with trace `b` (JSON-lines text).
