@@ -37,6 +37,12 @@ pub fn eval_text(
     row
 }
 
+/// Reads a profile name, or says which names exist.
+pub fn profile(name: &str) -> Result<Profile, String> {
+    Profile::from_name(name)
+        .ok_or_else(|| format!("unknown profile `{name}` (drawingbench-1.0 or paper)"))
+}
+
 fn error_row(msg: String) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("error".into(), Value::from(msg));
@@ -54,11 +60,14 @@ pub fn needs_dataset(row: &Value) -> bool {
 }
 
 /// Evaluates one batch input row: the task is the row's `"task"` object (`{id, prompt,
-/// criteria}` or bare criteria) or `tasks[task_index]`; the text is `"actions_raw"` (or, when
+/// criteria}` or bare criteria; or its JSON text, as a string) or `tasks[task_index]`; the text is `"actions_raw"` (or, when
 /// absent, the JSON text of `"actions"`). A row that cannot be evaluated gets `{"error"}`.
 /// `task_index` is echoed; the host sets `id`.
 pub fn eval_row(line: &Value, tasks: &[Task], ui: &UiConfig, profile: Profile) -> Value {
     let criteria = match (line.get("task"), line.get("task_index")) {
+        (Some(Value::String(text)), _) => {
+            Task::from_json(text).map_err(|e| e.to_string()).map(|t| t.criteria)
+        }
         (Some(t), _) => pyjson::parse(&t.to_string())
             .map_err(|e| e.to_string())
             .and_then(|v| Task::from_value(&v, "task").map_err(|e| e.to_string()))

@@ -134,13 +134,8 @@ pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
     }
 }
 
-fn profile(name: &str) -> Result<Profile, String> {
-    Profile::from_name(name)
-        .ok_or_else(|| format!("unknown profile `{name}` (drawingbench-1.0 or paper)"))
-}
-
 fn eval(args: EvalArgs) -> Result<(), String> {
-    let profile = profile(&args.profile)?;
+    let profile = batch::profile(&args.profile)?;
     let ui = load_ui(&args.task)?;
     if let (Some(input), Some(out)) = (&args.batch, &args.out) {
         return batch(input, out, &args, profile, &ui);
@@ -193,7 +188,7 @@ mod tests {
 
     #[test]
     fn profiles_are_named() {
-        assert_eq!(profile("paper"), Ok(Profile::Paper));
-        assert!(profile("nope").is_err());
+        assert_eq!(batch::profile("paper"), Ok(Profile::Paper));
+        assert!(batch::profile("nope").is_err());
     }
 }

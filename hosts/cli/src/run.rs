@@ -9,7 +9,7 @@ use clap::Args;
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::vm::drag::DragStyle;
 use gobo::scratch::vm::sound::AudioMode;
-use gobo_host::run::{run_trace, RunOptions, Source};
+use gobo_host::run::{parse_audio, parse_drag, run_trace, RunOptions, Source};
 
 /// Arguments of `gobo run`.
 #[derive(Debug, Args)]
@@ -58,16 +58,6 @@ pub struct RunArgs {
     /// Print the summary as JSON (`{"frames", "threads", "random_draws"}`).
     #[arg(long, conflicts_with = "trace")]
     pub json: bool,
-}
-
-/// Parse `--audio`.
-pub fn parse_audio(s: &str) -> Result<AudioMode, String> {
-    AudioMode::parse(s).ok_or_else(|| format!("{s:?}: expected none or timed"))
-}
-
-/// Parse `--drag`.
-pub fn parse_drag(s: &str) -> Result<DragStyle, String> {
-    DragStyle::parse(s).ok_or_else(|| format!("{s:?}: expected player, editor or none"))
 }
 
 /// Run the subcommand.

@@ -107,6 +107,16 @@ impl fmt::Display for RunSummary {
     }
 }
 
+/// Parses an audio mode (`--audio`).
+pub fn parse_audio(s: &str) -> Result<AudioMode, String> {
+    AudioMode::parse(s).ok_or_else(|| format!("{s:?}: expected none or timed"))
+}
+
+/// Parses a drag style (`--drag`).
+pub fn parse_drag(s: &str) -> Result<DragStyle, String> {
+    DragStyle::parse(s).ok_or_else(|| format!("{s:?}: expected player, editor or none"))
+}
+
 /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` into milliseconds since 1970.
 pub fn parse_epoch(s: &str) -> Option<f64> {
     let s = s.strip_suffix('Z').unwrap_or(s);

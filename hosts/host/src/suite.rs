@@ -13,7 +13,7 @@ use gobo::scratch::suite::{
 };
 use serde_json::{json, Value};
 
-use crate::project::load_files;
+use crate::project::{load_files, LoadedProject};
 use crate::sb3::{self, ProjectFiles};
 
 /// A text and the name it is reported under in messages (its path, or a name given by the
@@ -34,11 +34,29 @@ impl Named {
     }
 }
 
+/// The project of a job: its files (compiled when the VM runs), or a project already loaded.
+#[derive(Debug, Clone)]
+pub enum TestProject {
+    /// Files, compiled only when the suite runs on the VM.
+    Files(ProjectFiles),
+    /// A loaded, compiled project.
+    Loaded(Box<LoadedProject>),
+}
+
+impl TestProject {
+    fn project_json(&self) -> &[u8] {
+        match self {
+            TestProject::Files(f) => &f.project_json,
+            TestProject::Loaded(l) => &l.project_json,
+        }
+    }
+}
+
 /// One (project, suite) pair to judge.
 #[derive(Debug, Clone)]
 pub struct TestJob {
-    /// The project's files.
-    pub project: ProjectFiles,
+    /// The project.
+    pub project: TestProject,
     /// The project as named in messages.
     pub project_name: String,
     /// The suite (JSON text).
@@ -81,7 +99,7 @@ impl TestJob {
             read_traces.insert(case.clone(), Named::read(path)?);
         }
         Ok(TestJob {
-            project: files,
+            project: TestProject::Files(files),
             project_name: project.display().to_string(),
             suite,
             seeds,
@@ -92,7 +110,7 @@ impl TestJob {
 
     /// The suite, validated against the project.
     pub fn load(&self) -> Result<(Suite, ProjectFacts), String> {
-        let project = std::str::from_utf8(&self.project.project_json)
+        let project = std::str::from_utf8(self.project.project_json())
             .map_err(|_| format!("{}: project.json is not UTF-8", self.project_name))?;
         let (suite, facts) = load_suite(&self.suite.text, project)
             .map_err(|e| format!("{}: {e}", self.suite.name))?;
@@ -148,12 +166,14 @@ fn run_once(
 /// Judges a job: the suite once (or under every seed) on the VM, or on the recorded traces.
 pub fn judge(job: &TestJob) -> Result<TestOutcome, String> {
     let (suite, facts) = job.load()?;
-    let (image, warnings) = if job.traces.is_empty() {
-        let loaded =
-            load_files(&job.project, None).map_err(|e| format!("{}: {e}", job.project_name))?;
-        (Some(loaded.image), loaded.warnings)
-    } else {
-        (None, Vec::new())
+    let (image, warnings) = match &job.project {
+        _ if !job.traces.is_empty() => (None, Vec::new()),
+        TestProject::Files(files) => {
+            let loaded =
+                load_files(files, None).map_err(|e| format!("{}: {e}", job.project_name))?;
+            (Some(loaded.image), loaded.warnings)
+        }
+        TestProject::Loaded(loaded) => (Some(loaded.image.clone()), Vec::new()),
     };
     match &job.seeds {
         None => {
