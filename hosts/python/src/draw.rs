@@ -39,20 +39,21 @@ fn load_ui(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<UiConfig>
 }
 
 fn load_dataset(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Task>> {
-    let source =
-        match obj.filter(|o| !o.is_none()) {
-            Some(o) => input(o, "dataset")?,
-            None => match std::env::var_os(DATASET_ENV) {
-                Some(p) => Input::Path(PathBuf::from(p)),
-                None => return Err(error(
+    let source = match obj.filter(|o| !o.is_none()) {
+        Some(o) => input(o, "dataset")?,
+        None => match std::env::var_os(DATASET_ENV) {
+            Some(p) => Input::Path(PathBuf::from(p)),
+            None => {
+                return Err(error(
                     py,
                     COMMAND,
                     format!(
                         "a task index needs the dataset: pass dataset=PATH or set {DATASET_ENV}"
                     ),
-                )),
-            },
-        };
+                ))
+            }
+        },
+    };
     let (name, text) = source.read_text(py, COMMAND, "dataset")?;
     py.detach(|| dataset_from_json(&text)).map_err(|e| error(py, COMMAND, format!("{name}: {e}")))
 }
