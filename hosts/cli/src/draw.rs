@@ -8,10 +8,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use gobo::drawing::actions::Actions;
+use gobo::drawing::batch::{eval_json, eval_line};
 use gobo::drawing::raster::Canvas;
 use gobo::drawing::task::{dataset_from_json, Task};
 use gobo::drawing::ui::UiConfig;
-use gobo::drawing::{batch, Profile};
+use gobo::drawing::Profile;
 use gobo_host::batch::{run_batch, BatchOptions};
 use gobo_host::png::{write_png, PixelFormat};
 use serde_json::Value;
@@ -122,6 +123,13 @@ fn load_dataset(args: &TaskArgs) -> Result<Vec<Task>, String> {
     dataset_from_json(&read_text(&path)?).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+fn pick(tasks: &[Task], index: usize) -> Result<Task, String> {
+    tasks
+        .get(index)
+        .cloned()
+        .ok_or_else(|| format!("task index {index} out of range (0..{})", tasks.len()))
+}
+
 pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
     if let Some(p) = &args.task {
         return Task::from_json(&read_text(p)?)
@@ -129,20 +137,24 @@ pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
             .map_err(|e| format!("{}: {e}", p.display()));
     }
     match args.task_index {
-        Some(i) => batch::pick(&load_dataset(args)?, i).cloned().map(Some),
+        Some(i) => pick(&load_dataset(args)?, i).map(Some),
         None => Ok(None),
     }
 }
 
+fn profile(name: &str) -> Result<Profile, String> {
+    gobo::drawing::batch::profile(name)
+}
+
 fn eval(args: EvalArgs) -> Result<(), String> {
-    let profile = batch::profile(&args.profile)?;
+    let profile = profile(&args.profile)?;
     let ui = load_ui(&args.task)?;
     if let (Some(input), Some(out)) = (&args.batch, &args.out) {
         return batch(input, out, &args, profile, &ui);
     }
     let task = load_task(&args.task)?.ok_or("pass --task-index I or --task FILE")?;
     let path = args.actions.as_deref().ok_or("missing ACTIONS file")?;
-    let row = batch::eval_text(&read(path)?, &task.criteria, &ui, profile);
+    let row = eval_json(&read(path)?, &task.criteria, &ui, profile);
     let text = serde_json::to_string_pretty(&Value::Object(row)).map_err(|e| e.to_string())?;
     // A closed stdout (`| head`) is not an error worth a panic.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
@@ -160,7 +172,7 @@ fn batch(
     let text = read_text(input)?;
     let needs_dataset = text.lines().any(|l| l.contains("\"task_index\""));
     let tasks = if needs_dataset { load_dataset(&args.task)? } else { Vec::new() };
-    let eval = |line: &Value| batch::eval_row(line, &tasks, ui, profile);
+    let eval = |line: &Value| eval_line(line, &tasks, ui, profile);
     let opts = BatchOptions { jobs: args.jobs, ..BatchOptions::default() };
     let report = run_batch(input, out, &opts, eval).map_err(|e| e.to_string())?;
     eprintln!(
@@ -188,7 +200,7 @@ mod tests {
 
     #[test]
     fn profiles_are_named() {
-        assert_eq!(batch::profile("paper"), Ok(Profile::Paper));
-        assert!(batch::profile("nope").is_err());
+        assert_eq!(profile("paper"), Ok(Profile::Paper));
+        assert!(profile("nope").is_err());
     }
 }

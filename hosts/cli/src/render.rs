@@ -1,13 +1,14 @@
 //! `gobo render`: run a Scratch project on the virtual clock and write the stage as PNG at
 //! chosen frames (`DIR/frame-NNNNN.png`, the names refvm-browser's `--png-at` uses), drawn by
-//! the core's stage renderer.
+//! the core's stage renderer through `gobo_host::stage`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use gobo::scratch::scenario::Scenario;
-use gobo_host::render::{parse_size, render_frames, RenderOptions};
+use gobo::scratch::vm::Config;
+use gobo_host::stage;
 
 /// Arguments of `gobo render`.
 #[derive(Debug, Args)]
@@ -44,9 +45,15 @@ pub struct RenderArgs {
     pub fps: u32,
 }
 
+fn parse_size(s: &str) -> Option<(u32, u32)> {
+    let (w, h) = s.split_once(['x', 'X'])?;
+    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
+    ((1..=4096).contains(&w) && (1..=4096).contains(&h)).then_some((w, h))
+}
+
 /// Run the subcommand.
 pub fn run(a: RenderArgs) -> ExitCode {
-    match write_frames(&a) {
+    match render_frames(&a) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("gobo render: {e}");
@@ -55,8 +62,8 @@ pub fn run(a: RenderArgs) -> ExitCode {
     }
 }
 
-fn write_frames(a: &RenderArgs) -> Result<(), String> {
-    let (width, height) = match a.scale {
+fn render_frames(a: &RenderArgs) -> Result<(), String> {
+    let (w, h) = match a.scale {
         Some(k) => (480 * k, 360 * k),
         None => parse_size(&a.size).ok_or_else(|| format!("--size {:?} is not WxH", a.size))?,
     };
@@ -77,11 +84,10 @@ fn write_frames(a: &RenderArgs) -> Result<(), String> {
             .and_then(|b| Scenario::parse(&b).map_err(|e| e.to_string()))
             .map_err(|e| format!("{}: {e}", p.display()))?,
     };
-    let opts = RenderOptions { seed: a.seed, fps: a.fps, width, height };
+    let cfg = Config { fps: a.fps, seed: a.seed.or(sc.seed).unwrap_or(1), ..Config::default() };
     let frames: Vec<u64> = outputs.iter().map(|o| o.0).collect();
-    let pngs = render_frames(img, &sc, &frames, &opts).map_err(|e| e.to_string())?;
-    for (f, path) in &outputs {
-        let png = pngs.get(f).ok_or("a requested frame was not rendered")?;
+    let pngs = stage::render_frames(img, &sc, cfg, &frames, w, h).map_err(|e| e.to_string())?;
+    for ((_, path), png) in outputs.iter().zip(pngs) {
         std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())

@@ -62,8 +62,8 @@ pub struct RunArgs {
 
 /// Run the subcommand.
 pub fn run(a: RunArgs) -> ExitCode {
-    let loaded = match crate::project_input::load(&a.project) {
-        Ok(l) => l,
+    let image = match crate::project_input::load_image(&a.project) {
+        Ok(i) => i,
         Err(e) => {
             eprintln!("gobo run: {e}");
             return ExitCode::from(2);
@@ -99,7 +99,7 @@ pub fn run(a: RunArgs) -> ExitCode {
         eprintln!("gobo run: {e}");
         return ExitCode::from(2);
     }
-    for w in &loaded.image.warnings {
+    for w in &image.warnings {
         eprintln!("gobo run: warning: {w}");
     }
     let mut out: Box<dyn Write> = match a.trace.as_deref() {
@@ -114,9 +114,13 @@ pub fn run(a: RunArgs) -> ExitCode {
         },
     };
     let project = a.project.display().to_string();
-    let source = Source { project: &project, md5: loaded.md5.as_deref() };
+    // The reference hashes the file it was given; for a folder, gobo hashes its project.json.
+    let hashed =
+        if a.project.is_dir() { a.project.join("project.json") } else { a.project.clone() };
+    let md5 = std::fs::read(&hashed).ok().map(|b| gobo::md5::hex(&b));
+    let source = Source { project: &project, md5: md5.as_deref() };
     let mut ok = true;
-    let summary = match run_trace(loaded.image, &sc, &opts, source, &mut |line| {
+    let summary = match run_trace(image, &sc, &opts, source, &mut |line| {
         ok &= writeln!(out, "{line}").is_ok();
     }) {
         Ok(s) => s,

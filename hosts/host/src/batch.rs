@@ -161,14 +161,14 @@ fn evaluate<F: Fn(&Value) -> Value>(item: &Item, eval: &F) -> Value {
             let mut row = Map::new();
             row.insert("line".into(), Value::from(item.line));
             row.insert("error".into(), Value::from(message.as_str()));
-            with_id(Value::Object(row), &item.id)
+            with_id(Value::Object(row), item.id.clone())
         }
-        Ok(input) => evaluate_value(input, &item.id, eval),
+        Ok(input) => evaluate_value(input, item.id.clone(), eval),
     }
 }
 
 /// `eval(input)` with `id` set on the row; a panic becomes an `error` row.
-fn evaluate_value<F: Fn(&Value) -> Value>(input: &Value, id: &Value, eval: &F) -> Value {
+fn evaluate_value<F: Fn(&Value) -> Value>(input: &Value, id: Value, eval: &F) -> Value {
     let row = match panic::catch_unwind(AssertUnwindSafe(|| eval(input))) {
         Ok(row) => row,
         Err(_) => {
@@ -178,22 +178,6 @@ fn evaluate_value<F: Fn(&Value) -> Value>(input: &Value, id: &Value, eval: &F) -
         }
     };
     with_id(row, id)
-}
-
-/// Sets `id` on an object row; wraps any other value as `{"id", "result"}`.
-fn with_id(mut row: Value, id: &Value) -> Value {
-    match &mut row {
-        Value::Object(map) => {
-            map.insert("id".into(), id.clone());
-        }
-        other => {
-            let mut map = Map::new();
-            map.insert("id".into(), id.clone());
-            map.insert("result".into(), other.take());
-            *other = Value::Object(map);
-        }
-    }
-    row
 }
 
 /// Inputs a worker claims at a time in [`map_rows`].
@@ -211,7 +195,7 @@ where
         if jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { jobs };
     let id_of = |input: &Value| input.get("id").cloned().unwrap_or(Value::Null);
     if jobs <= 1 || inputs.len() <= CLAIM {
-        return inputs.iter().map(|input| evaluate_value(input, &id_of(input), &eval)).collect();
+        return inputs.iter().map(|input| evaluate_value(input, id_of(input), &eval)).collect();
     }
     let next = AtomicUsize::new(0);
     let mut parts: Vec<(usize, Vec<Value>)> = std::thread::scope(|scope| {
@@ -228,7 +212,7 @@ where
                         let end = (start + CLAIM).min(inputs.len());
                         let rows = inputs[start..end]
                             .iter()
-                            .map(|input| evaluate_value(input, &id_of(input), eval))
+                            .map(|input| evaluate_value(input, id_of(input), eval))
                             .collect();
                         parts.push((start, rows));
                     }
@@ -243,6 +227,23 @@ where
     });
     parts.sort_unstable_by_key(|p| p.0);
     parts.into_iter().flat_map(|p| p.1).collect()
+}
+
+/// A result row carrying its input's `id` (set on an object row, overriding any `id` it has;
+/// any other value is wrapped as `{"id", "result"}`). Every host's batch rows are made so.
+pub fn with_id(row: Value, id: Value) -> Value {
+    match row {
+        Value::Object(mut map) => {
+            map.insert("id".into(), id);
+            Value::Object(map)
+        }
+        other => {
+            let mut map = Map::new();
+            map.insert("id".into(), id);
+            map.insert("result".into(), other);
+            Value::Object(map)
+        }
+    }
 }
 
 fn read_inputs(path: &Path) -> Result<Vec<Item>, BatchError> {

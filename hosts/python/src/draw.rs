@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use gobo::drawing::actions::Actions;
-use gobo::drawing::batch::{eval_row, eval_text, needs_dataset, pick, profile as parse_profile};
+use gobo::drawing::batch::{eval_json, eval_line, needs_dataset, pick, profile as parse_profile};
 use gobo::drawing::feedback::{final_score as core_final_score, needs_second_turn as core_needs};
 use gobo::drawing::raster::Canvas;
 use gobo::drawing::task::{dataset_from_json, Task};
@@ -71,7 +71,9 @@ fn load_task(
         return Task::from_json(&text).map_err(|e| error(py, COMMAND, format!("{name}: {e}")));
     }
     match task_index {
-        Some(i) => pick(&load_dataset(py, dataset)?, i).cloned().map_err(|e| error(py, COMMAND, e)),
+        Some(i) => {
+            pick(&load_dataset(py, dataset)?, i as u64).cloned().map_err(|e| error(py, COMMAND, e))
+        }
         None => Err(error(py, COMMAND, "pass task= or task_index=")),
     }
 }
@@ -96,7 +98,7 @@ fn evaluate<'py>(
     let ui = load_ui(py, ui)?;
     let task = load_task(py, task, task_index, dataset)?;
     let raw = actions_text(py, actions)?;
-    let row = py.detach(|| eval_text(&raw, &task.criteria, &ui, profile));
+    let row = py.detach(|| eval_json(&raw, &task.criteria, &ui, profile));
     to_py(py, &Value::Object(row))
 }
 
@@ -118,7 +120,7 @@ fn evaluate_batch<'py>(
     // The dataset is only read when some row names its task by index.
     let tasks =
         if inputs.iter().any(needs_dataset) { load_dataset(py, dataset)? } else { Vec::new() };
-    let out = py.detach(|| map_rows(&inputs, jobs, |row| eval_row(row, &tasks, &ui, profile)));
+    let out = py.detach(|| map_rows(&inputs, jobs, |row| eval_line(row, &tasks, &ui, profile)));
     to_py_list(py, &out)
 }
 

@@ -5,25 +5,26 @@
 //! returns the CLI's `--json` shape; the GIL is released while the engine works.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use gobo::scratch::diff::{diff_traces, DiffOptions, Signal};
 use gobo::scratch::image::Image;
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::suite::Stability;
-use gobo_host::batch::map_rows;
-use gobo_host::project::{files_from_bytes, load_files, load_path, LoadedProject};
-use gobo_host::render::{render_frames as host_render_frames, RenderOptions};
+use gobo::scratch::vm::Config;
+use gobo_host::judge::{judge, parse_seeds, TestError, TestJob};
+use gobo_host::project::compile_files;
 use gobo_host::run::{parse_audio, parse_drag, run_trace, RunOptions, Source};
-use gobo_host::suite::{batch_row, judge, parse_seeds, Named, TestJob, TestProject};
+use gobo_host::sb3::{self, Limits, ProjectFiles};
+use gobo_host::stage::render_frames as stage_frames;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::BTreeMap as Assets;
 
-use crate::convert::{error, input, rows, to_py, to_py_list, Input};
+use crate::convert::{error, input, to_py, Input};
 
 /// Version of the pickled `Project` state; bumped with [`gobo::scratch::image::IMAGE_VERSION`]
 /// changes or changes to [`State`].
@@ -36,18 +37,14 @@ struct State {
     name: String,
     md5: Option<String>,
     project_json: Vec<u8>,
+    assets: Assets<String, Vec<u8>>,
     warnings: Vec<String>,
     image: Image,
 }
 
 impl State {
-    fn loaded(&self) -> LoadedProject {
-        LoadedProject {
-            image: self.image.clone(),
-            project_json: self.project_json.clone(),
-            md5: self.md5.clone(),
-            warnings: self.warnings.clone(),
-        }
+    fn files(&self) -> ProjectFiles {
+        ProjectFiles { project_json: self.project_json.clone(), assets: self.assets.clone() }
     }
 }
 
@@ -65,39 +62,39 @@ fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyR
     if let Ok(p) = source.cast::<Project>() {
         return Ok(p.get().state.clone());
     }
-    let (name, loaded) = match input(source, "project")? {
+    let (name, files, md5) = match input(source, "project")? {
         Input::Path(path) => {
             let name = path.display().to_string();
-            let loaded = py
-                .detach(|| load_path(&path))
+            let files = py
+                .detach(|| sb3::load_path(&path))
                 .map_err(|e| error(py, command, format!("{name}: {e}")))?;
-            (name, loaded)
+            // The reference hashes the file it was given; for a folder, its project.json.
+            let hashed = if path.is_dir() { path.join("project.json") } else { path.clone() };
+            let md5 = std::fs::read(&hashed).ok().map(|b| gobo::md5::hex(&b));
+            (name, files, md5)
         }
-        Input::Bytes(bytes) => {
-            let loaded = py
-                .detach(|| gobo_host::project::load_bytes(&bytes))
+        other => {
+            let bytes = match other {
+                Input::Bytes(b) => b,
+                Input::Data(v) => v.to_string().into_bytes(),
+                Input::Path(_) => unreachable!("handled above"),
+            };
+            let files = sb3::read_bytes(&bytes, &Limits::default())
                 .map_err(|e| error(py, command, format!("project: {e}")))?;
-            (String::from("project"), loaded)
-        }
-        Input::Data(v) => {
-            let bytes = v.to_string().into_bytes();
-            let loaded = py
-                .detach(|| {
-                    let files = files_from_bytes(&bytes)
-                        .map_err(gobo_host::project::ProjectError::Files)?;
-                    load_files(&files, Some(gobo::md5::hex(&bytes)))
-                })
-                .map_err(|e| error(py, command, format!("project: {e}")))?;
-            (String::from("project"), loaded)
+            (String::from("project"), files, Some(gobo::md5::hex(&bytes)))
         }
     };
+    let compiled = py
+        .detach(|| compile_files(&files))
+        .map_err(|e| error(py, command, format!("{name}: {e}")))?;
     Ok(Arc::new(State {
         version: STATE_VERSION,
         name,
-        md5: loaded.md5,
-        project_json: loaded.project_json,
-        warnings: loaded.warnings,
-        image: loaded.image,
+        md5,
+        project_json: files.project_json,
+        assets: files.assets,
+        warnings: compiled.warnings,
+        image: compiled.image,
     }))
 }
 
@@ -231,32 +228,33 @@ fn run<'py>(
     }
 }
 
-fn render_options(
-    py: Python<'_>,
-    seed: Option<u32>,
-    fps: u32,
-    width: u32,
-    height: u32,
-    scale: Option<u32>,
-) -> PyResult<RenderOptions> {
-    let (width, height) = match scale {
-        Some(k @ 1..=8) => (480 * k, 360 * k),
-        Some(k) => return Err(error(py, "render", format!("scale {k} is not in 1..=8"))),
-        None => (width, height),
-    };
-    Ok(RenderOptions { seed, fps, width, height })
+/// The picture size: `scale` (1..=8) times 480x360, else `width` x `height` (1..=4096 each).
+fn size(py: Python<'_>, width: u32, height: u32, scale: Option<u32>) -> PyResult<(u32, u32)> {
+    match scale {
+        Some(k @ 1..=8) => Ok((480 * k, 360 * k)),
+        Some(k) => Err(error(py, "render", format!("scale {k} is not in 1..=8"))),
+        None if (1..=4096).contains(&width) && (1..=4096).contains(&height) => Ok((width, height)),
+        None => Err(error(py, "render", format!("--size \"{width}x{height}\" is not WxH"))),
+    }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn rendered<'py>(
     py: Python<'py>,
     project: &Bound<'py, PyAny>,
     scenario: Option<&Bound<'py, PyAny>>,
     frames: &[u64],
-    opts: &RenderOptions,
-) -> PyResult<BTreeMap<u64, Vec<u8>>> {
+    seed: Option<u32>,
+    fps: u32,
+    (width, height): (u32, u32),
+) -> PyResult<Vec<Vec<u8>>> {
+    if !(30..=60).contains(&fps) {
+        return Err(error(py, "render", format!("--fps {fps} is not in 30..=60")));
+    }
     let state = load_project(py, project, "render")?;
     let sc = self::scenario(py, scenario, "render")?;
-    py.detach(|| host_render_frames(state.image.clone(), &sc, frames, opts))
+    let config = Config { fps, seed: seed.or(sc.seed).unwrap_or(1), ..Config::default() };
+    py.detach(|| stage_frames(state.image.clone(), &sc, config, frames, width, height))
         .map_err(|e| error(py, "render", e))
 }
 
@@ -275,9 +273,9 @@ fn render<'py>(
     height: u32,
     scale: Option<u32>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let opts = render_options(py, seed, fps, width, height, scale)?;
-    let pngs = rendered(py, project, scenario, &[frame], &opts)?;
-    let png = pngs.get(&frame).ok_or_else(|| error(py, "render", "the frame was not rendered"))?;
+    let size = size(py, width, height, scale)?;
+    let pngs = rendered(py, project, scenario, &[frame], seed, fps, size)?;
+    let png = pngs.first().ok_or_else(|| error(py, "render", "the frame was not rendered"))?;
     Ok(PyBytes::new(py, png))
 }
 
@@ -296,10 +294,10 @@ fn render_frames<'py>(
     height: u32,
     scale: Option<u32>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let opts = render_options(py, seed, fps, width, height, scale)?;
-    let pngs = rendered(py, project, scenario, &frames, &opts)?;
+    let size = size(py, width, height, scale)?;
+    let pngs = rendered(py, project, scenario, &frames, seed, fps, size)?;
     let out = PyDict::new(py);
-    for (f, png) in pngs {
+    for (f, png) in frames.iter().zip(pngs) {
         out.set_item(f, PyBytes::new(py, &png))?;
     }
     Ok(out)
@@ -332,7 +330,7 @@ fn trace_text(
     obj: &Bound<'_, PyAny>,
     what: &str,
     command: &str,
-) -> PyResult<Named> {
+) -> PyResult<(String, String)> {
     let (name, text) = match input(obj, what)? {
         Input::Data(Value::Array(rows)) => {
             let mut text = String::new();
@@ -344,7 +342,7 @@ fn trace_text(
         }
         other => other.read_text(py, command, what)?,
     };
-    Ok(Named { name, text })
+    Ok((name, text))
 }
 
 /// Runs a test suite (`gobo test PROJECT SUITE [--seeds] [--trace CASE=F] --json`).
@@ -360,44 +358,40 @@ fn test<'py>(
     theta_fail: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let state = load_project(py, project, "test")?;
-    let (name, text) = input(suite, "suite")?.read_text(py, "test", "suite")?;
+    let (suite_name, suite_text) = input(suite, "suite")?.read_text(py, "test", "suite")?;
     let seeds = self::seeds(py, seeds)?;
-    let mut read_traces = BTreeMap::new();
+    let (mut names, mut texts) = (BTreeMap::new(), BTreeMap::new());
     if let Some(traces) = traces {
         for (case, trace) in traces.iter() {
             let case: String = case.extract()?;
             let what = format!("traces[{case:?}]");
-            read_traces.insert(case, trace_text(py, &trace, &what, "test")?);
+            let (name, text) = trace_text(py, &trace, &what, "test")?;
+            names.insert(case.clone(), name);
+            texts.insert(case, text);
         }
     }
+    let files = state.files();
     let job = TestJob {
-        project: TestProject::Loaded(Box::new(state.loaded())),
-        project_name: state.name.clone(),
-        suite: Named { name, text },
-        seeds,
-        traces: read_traces,
+        project: &files,
+        suite: &suite_text,
+        seeds: seeds.as_deref(),
         stability: Stability { theta_pass, theta_fail },
+        traces: &texts,
+        max_frames: None,
     };
-    let outcome = py.detach(|| judge(&job)).map_err(|e| error(py, "test", e))?;
-    to_py(py, &outcome.json)
-}
-
-/// Runs many (project, suite) rows in parallel (`gobo test --batch`): one result per row.
-#[pyfunction]
-#[pyo3(signature = (rows, *, base_dir=None, jobs=0, theta_pass=0.9, theta_fail=0.1))]
-fn test_batch<'py>(
-    py: Python<'py>,
-    rows: &Bound<'py, PyAny>,
-    base_dir: Option<PathBuf>,
-    jobs: usize,
-    theta_pass: f64,
-    theta_fail: f64,
-) -> PyResult<Bound<'py, PyList>> {
-    let inputs = self::rows(rows)?;
-    let base = base_dir.unwrap_or_default();
-    let stability = Stability { theta_pass, theta_fail };
-    let out = py.detach(|| map_rows(&inputs, jobs, |row| batch_row(row, &base, stability)));
-    to_py_list(py, &out)
+    // The CLI's messages (`gobo test`): each problem named by the file it is in.
+    let judged = py.detach(|| judge(&job)).map_err(|e| {
+        let message = match e {
+            TestError::Suite(e) => format!("{suite_name}: {e}"),
+            TestError::Trace { case, message } => format!("{}: {message}", names[&case]),
+            TestError::UnknownTraceCase(name) => {
+                format!("--trace names no case of the suite: '{name}'")
+            }
+            e => format!("{}: {e}", state.name),
+        };
+        error(py, "test", message)
+    })?;
+    to_py(py, &judged.report.to_json())
 }
 
 /// Compares two traces (`gobo diff-trace A B --json`).
@@ -421,9 +415,8 @@ fn diff_trace<'py>(
             .map_err(|e| error(py, "diff-trace", e))?;
         opts.restrict_first = true;
     }
-    let report = py
-        .detach(|| diff_traces(&a.text, &b.text, &opts))
-        .map_err(|e| error(py, "diff-trace", e))?;
+    let report =
+        py.detach(|| diff_traces(&a.1, &b.1, &opts)).map_err(|e| error(py, "diff-trace", e))?;
     to_py(py, &report.to_json())
 }
 
@@ -435,7 +428,6 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render, &m)?)?;
     m.add_function(wrap_pyfunction!(render_frames, &m)?)?;
     m.add_function(wrap_pyfunction!(test, &m)?)?;
-    m.add_function(wrap_pyfunction!(test_batch, &m)?)?;
     m.add_function(wrap_pyfunction!(diff_trace, &m)?)?;
     parent.add_submodule(&m)
 }

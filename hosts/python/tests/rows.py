@@ -23,7 +23,11 @@ def program(rng):
 
 
 def xlogo_rows(n, seed=1):
+    """Rows on the two example tasks; every 10th is find-strawberry's solution (so some rows
+    succeed), the rest random programs (goal failures and crashes)."""
     tasks = [json.dumps(json.loads((EXAMPLES / "xlogo" / name).read_text()))
              for name in ("find-strawberry.json", "draw-square.json")]
+    solution = (EXAMPLES / "xlogo" / "find-strawberry.py").read_text()
     rng = random.Random(seed)
-    return [{"id": i, "task": tasks[i % len(tasks)], "code": program(rng)} for i in range(n)]
+    return [{"id": i, "task": tasks[0], "code": solution} if i % 10 == 0 else
+            {"id": i, "task": tasks[i % len(tasks)], "code": program(rng)} for i in range(n)]

@@ -140,24 +140,6 @@ def test_traces_judge_recorded_runs(cli, tmp_path):
         gobo.scratch.test(QUIZ, QUIZ / "suite.json", traces={"no such case": trace})
 
 
-def test_test_batch_rows_are_the_clis_rows(cli, tmp_path):
-    rows = [
-        {"id": "ok", "project": str(QUIZ / "project.json"), "suite": str(QUIZ / "suite.json")},
-        {"id": "broken", "project": str(QUIZ / "broken.json"), "suite": str(QUIZ / "suite.json")},
-        {"id": "seeds", "project": str(SC / "keys" / "project.json"),
-         "suite": str(SC / "keys" / "suite.json"), "seeds": 2},
-        {"id": "missing", "project": "nope.sb3", "suite": str(QUIZ / "suite.json")},
-        {"id": "bad", "suite": 3},
-    ]
-    inp, out = tmp_path / "m.jsonl", tmp_path / "r.jsonl"
-    write_jsonl(inp, rows)
-    cli.run("test", "--batch", inp, "--out", out, check=0)
-    want = read_jsonl(out)
-    assert gobo.scratch.test_batch(rows, base_dir=tmp_path) == want
-    assert want[0]["success"] is True and want[1]["success"] is False
-    assert "error" in want[3] and "error" in want[4]
-
-
 def test_diff_trace_agrees_with_the_cli(cli, tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     ta = gobo.scratch.run(GUESS, until_idle=True, seed=1)

@@ -1,6 +1,5 @@
 """Scratch 3 projects: load once (:class:`Project`), run (:func:`run`), render stage pictures
-(:func:`render`, :func:`render_frames`), test suites with seeds (:func:`test`,
-:func:`test_batch`) and compare traces (:func:`diff_trace`). See docs/python.md."""
+(:func:`render`, :func:`render_frames`), test suites with seeds (:func:`test`) and compare traces (:func:`diff_trace`). See docs/python.md."""
 
 from ._gobo import scratch as _native
 
@@ -9,7 +8,6 @@ run = _native.run
 render = _native.render
 render_frames = _native.render_frames
 test = _native.test
-test_batch = _native.test_batch
 diff_trace = _native.diff_trace
 
-__all__ = ["Project", "run", "render", "render_frames", "test", "test_batch", "diff_trace"]
+__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace"]

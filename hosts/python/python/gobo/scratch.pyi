@@ -112,19 +112,6 @@ def test(
     rows as :func:`run` returns them): only those cases are judged, on the traces. A failing
     suite is a report with ``"success": false`` (the CLI's exit code 1), not an exception."""
 
-def test_batch(
-    rows: Iterable[Mapping[str, Any]],
-    *,
-    base_dir: PathLike | None = None,
-    jobs: int = 0,
-    theta_pass: float = 0.9,
-    theta_fail: float = 0.1,
-) -> list[dict[str, Json]]:
-    """Judges rows ``{"id", "project", "suite", "seeds"?, "traces"?}`` (paths relative to
-    ``base_dir``) in parallel with the GIL released, as ``gobo test --batch``: one result per
-    row, in order, with the row's ``id``; a row that cannot run gets ``{"id", "error"}``.
-    ``jobs=0`` uses every core."""
-
 def diff_trace(
     a: Trace,
     b: Trace,
