@@ -51,11 +51,34 @@ pub fn error_row(message: String) -> Map<String, Value> {
     m
 }
 
-/// The row for one batch input line: its task is `task` (a task object) or `task_index` (into
-/// `tasks`, echoed in the row), its text `actions_raw` (a string) or `actions` (any JSON,
-/// scored as its text). A line the row cannot be built from gets `{error}`.
+/// Reads a profile name, or says which names exist.
+pub fn profile(name: &str) -> Result<Profile, String> {
+    Profile::from_name(name)
+        .ok_or_else(|| alloc::format!("unknown profile `{name}` (drawingbench-1.0 or paper)"))
+}
+
+/// Task `index` of `tasks`, or why not.
+pub fn pick(tasks: &[Task], index: u64) -> Result<&Task, String> {
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| tasks.get(i))
+        .ok_or_else(|| alloc::format!("task index {index} out of range (0..{})", tasks.len()))
+}
+
+/// Whether a batch line names its task by index only (so the host must load the dataset).
+pub fn needs_dataset(line: &Value) -> bool {
+    line.get("task").is_none() && line.get("task_index").is_some()
+}
+
+/// The row for one batch input line: its task is `task` (a task object, or its JSON text as a
+/// string: what columnar tools such as Arrow keep intact) or `task_index` (into `tasks`, echoed
+/// in the row), its text `actions_raw` (a string) or `actions` (any JSON, scored as its text).
+/// A line the row cannot be built from gets `{error}`.
 pub fn eval_line(line: &Value, tasks: &[Task], ui: &UiConfig, profile: Profile) -> Value {
     let criteria = match (line.get("task"), line.get("task_index")) {
+        (Some(Value::String(text)), _) => {
+            Task::from_json(text).map_err(|e| e.to_string()).map(|t| t.criteria)
+        }
         (Some(t), _) => pyjson::parse(&t.to_string())
             .map_err(|e| e.to_string())
             .and_then(|v| Task::from_value(&v, "task").map_err(|e| e.to_string()))

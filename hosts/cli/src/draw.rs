@@ -157,8 +157,7 @@ pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
 }
 
 fn profile(name: &str) -> Result<Profile, String> {
-    Profile::from_name(name)
-        .ok_or_else(|| format!("unknown profile `{name}` (drawingbench-1.0 or paper)"))
+    gobo::drawing::batch::profile(name)
 }
 
 /// Exit 0 when the drawing (every row, for a batch) was scored, 1 when not (too many actions,
