@@ -1,8 +1,8 @@
-//! The result row of one drawing under a scoring profile ([`eval_json`]: `gobo draw eval`,
-//! `POST /v1/draw/eval`) and of one batch input line ([`eval_line`]: `{id, task | task_index,
-//! actions_raw | actions}`, `gobo draw eval --batch`, batch jobs of kind `draw`), as pure
-//! functions hosts run in parallel. Row format: `docs/drawing.md`.
+//! The batch row format: one input object `{"id", "task_index" | "task", "actions_raw"}` → one
+//! output row with the profile's verdict fields, as a pure function of the row, the dataset and
+//! the UI layout (hosts run it in parallel). The row fields are listed in `docs/drawing.md`.
 
+use alloc::format;
 use alloc::string::{String, ToString};
 
 use serde_json::{Map, Value};
@@ -11,9 +11,10 @@ use super::task::{Criteria, Task};
 use super::ui::UiConfig;
 use super::{judge, judge_paper, pyjson, Profile};
 
-/// The row for a model's raw action text: the profile's verdict fields plus `profile`, or
-/// `{error, profile}` when the text holds more actions than the evaluator accepts.
-pub fn eval_json(
+/// The result object for one raw action text under `profile`: the `drawingbench-1.0` row
+/// ([`super::Verdict::to_row`]) or the `paper` result, plus `"profile"`; `{"error"}` when the
+/// text has more actions than gobo evaluates.
+pub fn eval_text(
     raw: &[u8],
     criteria: &Criteria,
     ui: &UiConfig,
@@ -36,25 +37,35 @@ pub fn eval_json(
     row
 }
 
-/// `{error: message}`.
-pub fn error_row(message: String) -> Map<String, Value> {
+fn error_row(msg: String) -> Map<String, Value> {
     let mut m = Map::new();
-    m.insert("error".into(), Value::from(message));
+    m.insert("error".into(), Value::from(msg));
     m
 }
 
-/// The row for one batch input line: its task is `task` (a task object) or `task_index` (into
-/// `tasks`, echoed in the row), its text `actions_raw` (a string) or `actions` (any JSON,
-/// scored as its text). A line the row cannot be built from gets `{error}`.
-pub fn eval_line(line: &Value, tasks: &[Task], ui: &UiConfig, profile: Profile) -> Value {
-    let criteria = match (line.get("task"), line.get("task_index").and_then(Value::as_u64)) {
+/// Task `index` of `tasks`, or why not.
+pub fn pick(tasks: &[Task], index: usize) -> Result<&Task, String> {
+    tasks.get(index).ok_or_else(|| format!("task index {index} out of range (0..{})", tasks.len()))
+}
+
+/// Whether a batch row names its task by index (so the host must load the dataset).
+pub fn needs_dataset(row: &Value) -> bool {
+    row.get("task").is_none() && row.get("task_index").is_some()
+}
+
+/// Evaluates one batch input row: the task is the row's `"task"` object (`{id, prompt,
+/// criteria}` or bare criteria) or `tasks[task_index]`; the text is `"actions_raw"` (or, when
+/// absent, the JSON text of `"actions"`). A row that cannot be evaluated gets `{"error"}`.
+/// `task_index` is echoed; the host sets `id`.
+pub fn eval_row(line: &Value, tasks: &[Task], ui: &UiConfig, profile: Profile) -> Value {
+    let criteria = match (line.get("task"), line.get("task_index")) {
         (Some(t), _) => pyjson::parse(&t.to_string())
             .map_err(|e| e.to_string())
             .and_then(|v| Task::from_value(&v, "task").map_err(|e| e.to_string()))
             .map(|t| t.criteria),
-        (None, Some(i)) => match usize::try_from(i).ok().and_then(|i| tasks.get(i)) {
-            Some(t) => Ok(t.criteria.clone()),
-            None => Err(alloc::format!("task index {i} out of range (0..{})", tasks.len())),
+        (None, Some(i)) => match i.as_u64().and_then(|i| usize::try_from(i).ok()) {
+            Some(i) => pick(tasks, i).map(|t| t.criteria.clone()),
+            None => Err(format!("task_index {i} is not a non-negative integer")),
         },
         (None, None) => Err(String::from("line has neither `task` nor `task_index`")),
     };
@@ -67,7 +78,7 @@ pub fn eval_line(line: &Value, tasks: &[Task], ui: &UiConfig, profile: Profile) 
         },
     };
     let mut row = match (criteria, raw) {
-        (Ok(c), Ok(raw)) => eval_json(&raw, &c, ui, profile),
+        (Ok(c), Ok(raw)) => eval_text(&raw, &c, ui, profile),
         (Err(e), _) | (_, Err(e)) => error_row(e),
     };
     if let Some(i) = line.get("task_index") {

@@ -11,8 +11,8 @@
 //!   [`palette`]: a one-byte-per-pixel canvas for small displays.
 //!
 //! [`judge`] is the entry point from a model's raw text to a verdict; [`Verdict::to_row`]
-//! encodes it as a batch row (format in `docs/drawing.md`); [`batch`] builds the rows every host
-//! prints or serves.
+//! encodes it as a batch row (format in `docs/drawing.md`); [`batch`] evaluates a whole
+//! batch input row under either profile.
 
 pub mod actions;
 pub mod batch;

@@ -8,11 +8,10 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use gobo::drawing::actions::Actions;
-use gobo::drawing::batch::{eval_json, eval_line};
 use gobo::drawing::raster::Canvas;
 use gobo::drawing::task::{dataset_from_json, Task};
 use gobo::drawing::ui::UiConfig;
-use gobo::drawing::Profile;
+use gobo::drawing::{batch, Profile};
 use gobo_host::batch::{run_batch, BatchOptions};
 use gobo_host::png::{write_png, PixelFormat};
 use serde_json::Value;
@@ -123,13 +122,6 @@ fn load_dataset(args: &TaskArgs) -> Result<Vec<Task>, String> {
     dataset_from_json(&read_text(&path)?).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn pick(tasks: &[Task], index: usize) -> Result<Task, String> {
-    tasks
-        .get(index)
-        .cloned()
-        .ok_or_else(|| format!("task index {index} out of range (0..{})", tasks.len()))
-}
-
 pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
     if let Some(p) = &args.task {
         return Task::from_json(&read_text(p)?)
@@ -137,7 +129,7 @@ pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
             .map_err(|e| format!("{}: {e}", p.display()));
     }
     match args.task_index {
-        Some(i) => pick(&load_dataset(args)?, i).map(Some),
+        Some(i) => batch::pick(&load_dataset(args)?, i).cloned().map(Some),
         None => Ok(None),
     }
 }
@@ -155,7 +147,7 @@ fn eval(args: EvalArgs) -> Result<(), String> {
     }
     let task = load_task(&args.task)?.ok_or("pass --task-index I or --task FILE")?;
     let path = args.actions.as_deref().ok_or("missing ACTIONS file")?;
-    let row = eval_json(&read(path)?, &task.criteria, &ui, profile);
+    let row = batch::eval_text(&read(path)?, &task.criteria, &ui, profile);
     let text = serde_json::to_string_pretty(&Value::Object(row)).map_err(|e| e.to_string())?;
     // A closed stdout (`| head`) is not an error worth a panic.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
@@ -173,7 +165,7 @@ fn batch(
     let text = read_text(input)?;
     let needs_dataset = text.lines().any(|l| l.contains("\"task_index\""));
     let tasks = if needs_dataset { load_dataset(&args.task)? } else { Vec::new() };
-    let eval = |line: &Value| eval_line(line, &tasks, ui, profile);
+    let eval = |line: &Value| batch::eval_row(line, &tasks, ui, profile);
     let opts = BatchOptions { jobs: args.jobs, ..BatchOptions::default() };
     let report = run_batch(input, out, &opts, eval).map_err(|e| e.to_string())?;
     eprintln!(

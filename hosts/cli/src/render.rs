@@ -1,14 +1,13 @@
 //! `gobo render`: run a Scratch project on the virtual clock and write the stage as PNG at
 //! chosen frames (`DIR/frame-NNNNN.png`, the names refvm-browser's `--png-at` uses), drawn by
-//! the core's stage renderer through `gobo_host::stage`.
+//! the core's stage renderer.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use gobo::scratch::scenario::Scenario;
-use gobo::scratch::vm::Config;
-use gobo_host::stage;
+use gobo_host::render::{parse_size, render_frames, RenderOptions};
 
 /// Arguments of `gobo render`.
 #[derive(Debug, Args)]
@@ -45,15 +44,9 @@ pub struct RenderArgs {
     pub fps: u32,
 }
 
-fn parse_size(s: &str) -> Option<(u32, u32)> {
-    let (w, h) = s.split_once(['x', 'X'])?;
-    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
-    ((1..=4096).contains(&w) && (1..=4096).contains(&h)).then_some((w, h))
-}
-
 /// Run the subcommand.
 pub fn run(a: RenderArgs) -> ExitCode {
-    match render_frames(&a) {
+    match write_frames(&a) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("gobo render: {e}");
@@ -62,8 +55,8 @@ pub fn run(a: RenderArgs) -> ExitCode {
     }
 }
 
-fn render_frames(a: &RenderArgs) -> Result<(), String> {
-    let (w, h) = match a.scale {
+fn write_frames(a: &RenderArgs) -> Result<(), String> {
+    let (width, height) = match a.scale {
         Some(k) => (480 * k, 360 * k),
         None => parse_size(&a.size).ok_or_else(|| format!("--size {:?} is not WxH", a.size))?,
     };
@@ -84,10 +77,11 @@ fn render_frames(a: &RenderArgs) -> Result<(), String> {
             .and_then(|b| Scenario::parse(&b).map_err(|e| e.to_string()))
             .map_err(|e| format!("{}: {e}", p.display()))?,
     };
-    let cfg = Config { fps: a.fps, seed: a.seed.or(sc.seed).unwrap_or(1), ..Config::default() };
+    let opts = RenderOptions { seed: a.seed, fps: a.fps, width, height };
     let frames: Vec<u64> = outputs.iter().map(|o| o.0).collect();
-    let pngs = stage::render_frames(img, &sc, cfg, &frames, w, h).map_err(|e| e.to_string())?;
-    for ((_, path), png) in outputs.iter().zip(pngs) {
+    let pngs = render_frames(img, &sc, &frames, &opts).map_err(|e| e.to_string())?;
+    for (f, path) in &outputs {
+        let png = pngs.get(f).ok_or("a requested frame was not rendered")?;
         std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())

@@ -7,10 +7,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gobo::scratch::scenario::Scenario;
-use gobo::scratch::trace::{end_line, meta_line, run_frames, MetaInfo};
 use gobo::scratch::vm::drag::DragStyle;
 use gobo::scratch::vm::sound::AudioMode;
-use gobo::scratch::vm::{Config, Vm};
+use gobo_host::run::{run_trace, RunOptions, Source};
 
 /// Arguments of `gobo run`.
 #[derive(Debug, Args)]
@@ -56,6 +55,9 @@ pub struct RunArgs {
     /// Where to write the trace (`-` for stdout); without it only a summary is printed.
     #[arg(long)]
     pub trace: Option<String>,
+    /// Print the summary as JSON (`{"frames", "threads", "random_draws"}`).
+    #[arg(long, conflicts_with = "trace")]
+    pub json: bool,
 }
 
 /// Parse `--audio`.
@@ -68,33 +70,10 @@ pub fn parse_drag(s: &str) -> Result<DragStyle, String> {
     DragStyle::parse(s).ok_or_else(|| format!("{s:?}: expected player, editor or none"))
 }
 
-/// Parse `YYYY-MM-DDTHH:MM:SS[.fff]Z` into ms since 1970.
-pub fn parse_epoch(s: &str) -> Option<f64> {
-    let s = s.strip_suffix('Z').unwrap_or(s);
-    let (date, time) = s.split_once('T').unwrap_or((s, "00:00:00"));
-    let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
-    let (y, m, dd) = (d.next()??, d.next()??, d.next()??);
-    let mut t = time.split(':');
-    let h: i64 = t.next()?.parse().ok()?;
-    let mi: i64 = t.next().unwrap_or("0").parse().ok()?;
-    let sec: f64 = t.next().unwrap_or("0").parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&dd) {
-        return None;
-    }
-    let y2 = if m <= 2 { y - 1 } else { y };
-    let era = y2.div_euclid(400);
-    let yoe = y2 - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + dd - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some((days * 86_400_000 + h * 3_600_000 + mi * 60_000) as f64 + sec * 1000.0)
-}
-
 /// Run the subcommand.
 pub fn run(a: RunArgs) -> ExitCode {
-    let img = match crate::project_input::load_image(&a.project) {
-        Ok(i) => i,
+    let loaded = match crate::project_input::load(&a.project) {
+        Ok(l) => l,
         Err(e) => {
             eprintln!("gobo run: {e}");
             return ExitCode::from(2);
@@ -113,32 +92,26 @@ pub fn run(a: RunArgs) -> ExitCode {
             }
         },
     };
-    let Some(epoch_ms) = parse_epoch(&a.epoch) else {
-        eprintln!("gobo run: --epoch {:?} is not an ISO 8601 UTC time", a.epoch);
-        return ExitCode::from(2);
-    };
-    let frames = a.frames.or(sc.frames).unwrap_or(300);
-    let cfg = Config {
+    let opts = RunOptions {
+        frames: a.frames,
+        seed: a.seed,
         fps: a.fps,
-        ticks_per_frame: a.ticks_per_frame,
-        warp_checks: a.warp_checks,
         turbo: a.turbo,
-        seed: a.seed.or(sc.seed).unwrap_or(1),
-        epoch_ms,
         audio: a.audio,
         drag: a.drag,
-        ..Config::default()
+        ticks_per_frame: a.ticks_per_frame,
+        warp_checks: a.warp_checks,
+        epoch: a.epoch.clone(),
+        until_idle: a.until_idle,
     };
-    for w in &img.warnings {
+    // Checked before the image's warnings are printed, as before.
+    if let Err(e) = opts.config(&sc) {
+        eprintln!("gobo run: {e}");
+        return ExitCode::from(2);
+    }
+    for w in &loaded.image.warnings {
         eprintln!("gobo run: warning: {w}");
     }
-    let mut vm = match Vm::new(img, cfg) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("gobo run: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let mut out: Box<dyn Write> = match a.trace.as_deref() {
         None => Box::new(std::io::sink()),
         Some("-") => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
@@ -151,24 +124,24 @@ pub fn run(a: RunArgs) -> ExitCode {
         },
     };
     let project = a.project.display().to_string();
-    // The reference hashes the file it was given; for a folder, gobo hashes its project.json.
-    let hashed =
-        if a.project.is_dir() { a.project.join("project.json") } else { a.project.clone() };
-    let md5 = std::fs::read(&hashed).ok().map(|b| gobo::md5::hex(&b));
-    let info = MetaInfo { project: &project, frames, epoch: &a.epoch, md5: md5.as_deref() };
-    let meta = meta_line(&vm, &info);
-    let mut ok = writeln!(out, "{meta}").is_ok();
-    run_frames(&mut vm, &sc, frames, a.until_idle, &mut |line| {
+    let source = Source { project: &project, md5: loaded.md5.as_deref() };
+    let mut ok = true;
+    let summary = match run_trace(loaded.image, &sc, &opts, source, &mut |line| {
         ok &= writeln!(out, "{line}").is_ok();
-    });
-    ok &= writeln!(out, "{}", end_line(&vm)).is_ok() && out.flush().is_ok();
+    }) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("gobo run: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    ok &= out.flush().is_ok();
     if a.trace.is_none() {
-        println!(
-            "{} frames, {} threads left, {} random draws",
-            vm.frame(),
-            vm.thread_count(),
-            vm.random_calls()
-        );
+        if a.json {
+            println!("{}", summary.to_json());
+        } else {
+            println!("{summary}");
+        }
     }
     if ok {
         ExitCode::SUCCESS

@@ -1,20 +1,17 @@
 //! `gobo test PROJECT SUITE`: run a Scratch test suite (docs/test-suite.md) and print its
 //! verdicts; `gobo test --batch MANIFEST.jsonl --out RESULTS.jsonl` judges many (project, suite)
 //! pairs through the resumable batch runner. Exit 0 when the suite passes, 1 when it fails,
-//! 2 when the project, suite or a trace cannot be read.
+//! 2 when the project, suite or a trace cannot be read. The jobs are `gobo_host::suite`'s.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use gobo::scratch::suite::{
-    load_suite, model::Suite, run_case, ProjectFacts, SeedReport, Stability, SuiteReport,
-    TraceSubject,
-};
+use gobo::scratch::suite::{run_case, Stability, TraceSubject};
 use gobo_host::batch::{run_batch, BatchOptions};
-use gobo_host::judge::{parse_seeds, Report, TestError, TestJob};
-use serde_json::{json, Value as Json};
+use gobo_host::suite::{batch_row, judge, TestJob};
+use serde_json::Value as Json;
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
@@ -56,10 +53,10 @@ pub struct TestArgs {
 }
 
 pub fn run(args: TestArgs) -> ExitCode {
+    let stability = Stability { theta_pass: args.theta_pass, theta_fail: args.theta_fail };
     if let (Some(manifest), Some(out)) = (&args.batch, &args.out) {
         let opts = BatchOptions { jobs: args.jobs, progress: true };
         let base = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
-        let stability = Stability { theta_pass: args.theta_pass, theta_fail: args.theta_fail };
         return match run_batch(manifest, out, &opts, |row| batch_row(row, &base, stability)) {
             Ok(report) => {
                 let failed = report
@@ -97,18 +94,21 @@ pub fn run(args: TestArgs) -> ExitCode {
             }
         }
     }
-    let job = Job {
-        project: project.clone(),
-        suite: suite.clone(),
-        seeds: args.seeds.clone(),
-        traces,
-        stability: Stability { theta_pass: args.theta_pass, theta_fail: args.theta_fail },
+    let job = match TestJob::read(project, suite, args.seeds.as_deref(), &traces, stability) {
+        Ok(job) => job,
+        Err(e) => {
+            eprintln!("gobo test: {e}");
+            return ExitCode::from(2);
+        }
     };
     if args.print_scenario {
         return print_scenario(&job);
     }
     match judge(&job) {
         Ok(outcome) => {
+            for warning in &outcome.warnings {
+                eprintln!("gobo: warning: {}: {warning}", project.display());
+            }
             if args.json {
                 println!("{}", outcome.json);
             } else {
@@ -127,115 +127,15 @@ pub fn run(args: TestArgs) -> ExitCode {
     }
 }
 
-/// One (project, suite) pair to judge, by file.
-struct Job {
-    project: PathBuf,
-    suite: PathBuf,
-    seeds: Option<String>,
-    traces: BTreeMap<String, PathBuf>,
-    stability: Stability,
-}
-
-struct Outcome {
-    success: bool,
-    json: Json,
-    text: String,
-}
-
-fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn load(job: &Job) -> Result<(Suite, ProjectFacts), String> {
-    let files = crate::project_input::load_files(&job.project)?;
-    let project = String::from_utf8(files.project_json)
-        .map_err(|_| format!("{}: project.json is not UTF-8", job.project.display()))?;
-    let suite = read(&job.suite)?;
-    let (suite, facts) =
-        load_suite(&suite, &project).map_err(|e| format!("{}: {e}", job.suite.display()))?;
-    for name in job.traces.keys() {
-        if !suite.cases.iter().any(|c| &c.name == name) {
-            return Err(format!("--trace names no case of the suite: '{name}'"));
-        }
-    }
-    Ok((suite, facts))
-}
-
-/// Reads the job's files and judges them (`gobo_host::judge`).
-fn judge(job: &Job) -> Result<Outcome, String> {
-    let files = crate::project_input::load_files(&job.project)?;
-    let suite = read(&job.suite)?;
-    let mut traces = BTreeMap::new();
-    for (case, path) in &job.traces {
-        traces.insert(case.clone(), read(path)?);
-    }
-    let seeds = job.seeds.as_deref().map(parse_seeds).transpose().map_err(|e| e.to_string())?;
-    let test = TestJob {
-        project: &files,
-        suite: &suite,
-        seeds: seeds.as_deref(),
-        stability: job.stability,
-        traces: &traces,
-        max_frames: None,
-    };
-    let judged = gobo_host::judge::judge(&test).map_err(|e| match e {
-        TestError::Suite(e) => format!("{}: {e}", job.suite.display()),
-        TestError::Trace { case, message } => format!("{}: {message}", job.traces[&case].display()),
-        TestError::UnknownTraceCase(name) => {
-            format!("--trace names no case of the suite: '{name}'")
-        }
-        e => format!("{}: {e}", job.project.display()),
-    })?;
-    for warning in &judged.warnings {
-        eprintln!("gobo: warning: {}: {warning}", job.project.display());
-    }
-    let text = match &judged.report {
-        Report::Once { report, .. } => text_report(report),
-        Report::Seeds(report) => text_seed_report(report),
-    };
-    Ok(Outcome { success: judged.report.success(), json: judged.report.to_json(), text })
-}
-
-fn text_report(r: &SuiteReport) -> String {
-    let mut out = String::new();
-    for c in &r.cases {
-        match &c.reason {
-            None => out.push_str(&format!("PASS  {}\n", c.name)),
-            Some(reason) => out.push_str(&format!("FAIL  {}\n      {reason}\n", c.name)),
-        }
-    }
-    out.push_str(&format!("{}/{} cases passed\n", r.passed_tests(), r.total_tests()));
-    out
-}
-
-fn text_seed_report(r: &SeedReport) -> String {
-    let mut out = String::new();
-    for c in &r.cases {
-        let verdict = if c.passed {
-            "PASS "
-        } else if c.stable {
-            "FAIL "
-        } else {
-            "FLAKY"
-        };
-        out.push_str(&format!("{verdict} {} (passed {}/{} seeds)\n", c.name, c.passes, c.runs));
-        if let Some((seed, reason)) = &c.first_failure {
-            out.push_str(&format!("      seed {seed}: {reason}\n"));
-        }
-    }
-    out.push_str(&format!("{}/{} cases passed\n", r.passed_tests(), r.cases.len()));
-    out
-}
-
-fn print_scenario(job: &Job) -> ExitCode {
+fn print_scenario(job: &TestJob) -> ExitCode {
     let result = (|| {
-        let (suite, facts) = load(job)?;
-        let (name, path) = match job.traces.iter().next() {
+        let (suite, facts) = job.load()?;
+        let (name, trace) = match job.traces.iter().next() {
             Some(t) if job.traces.len() == 1 => t,
             _ => return Err(String::from("--print-scenario needs exactly one --trace CASE=FILE")),
         };
         let case = suite.cases.iter().find(|c| &c.name == name).ok_or("no such case")?;
-        let mut subject = TraceSubject::new(&read(path)?, false)?;
+        let mut subject = TraceSubject::new(&trace.text, false)?;
         let verdict = run_case(case, suite.fps, &facts, &mut subject);
         eprintln!("{}: {}", case.name, verdict.reason.as_deref().unwrap_or("passed"));
         Ok::<Json, String>(subject.scenario(suite.seed))
@@ -249,42 +149,5 @@ fn print_scenario(job: &Job) -> ExitCode {
             eprintln!("gobo test: {e}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// One manifest row → one result row (the suite report, or an error).
-fn batch_row(row: &Json, base: &Path, stability: Stability) -> Json {
-    let path = |key: &str| -> Result<PathBuf, String> {
-        let p = row
-            .get(key)
-            .and_then(Json::as_str)
-            .ok_or_else(|| format!("row needs a string \"{key}\""))?;
-        Ok(base.join(p))
-    };
-    let job = (|| {
-        let mut traces = BTreeMap::new();
-        if let Some(map) = row.get("traces").and_then(Json::as_object) {
-            for (case, file) in map {
-                let file = file.as_str().ok_or("traces values are file paths")?;
-                traces.insert(case.clone(), base.join(file));
-            }
-        }
-        let seeds = match row.get("seeds") {
-            None | Some(Json::Null) => None,
-            Some(Json::Number(n)) => Some(n.to_string()),
-            Some(Json::String(s)) => Some(s.clone()),
-            Some(_) => return Err(String::from("seeds is R or \"A..B\"")),
-        };
-        Ok::<Job, String>(Job {
-            project: path("project")?,
-            suite: path("suite")?,
-            seeds,
-            traces,
-            stability,
-        })
-    })();
-    match job.and_then(|job| judge(&job)) {
-        Ok(outcome) => outcome.json,
-        Err(e) => json!({ "error": e }),
     }
 }

@@ -1,7 +1,8 @@
 //! Resumable parallel batch runs over JSON-lines files: one input object per line, one result row
 //! per input, evaluated on all cores, appended to the output as each finishes, and finally
 //! rewritten in input order so an interrupted-then-resumed run ends with the same bytes as an
-//! uninterrupted one.
+//! uninterrupted one. [`map_rows`] applies the same row rules to rows held in memory (the
+//! Python package's batch calls).
 //!
 //! Rows are matched to inputs by their `id` field (compared as JSON text, so `1` and `"1"`
 //! differ); an input without an `id` is keyed by its line number (`"#L12"`). A line of the
@@ -155,40 +156,94 @@ where
 }
 
 fn evaluate<F: Fn(&Value) -> Value>(item: &Item, eval: &F) -> Value {
-    let row = match &item.input {
+    match &item.input {
         Err(message) => {
             let mut row = Map::new();
             row.insert("line".into(), Value::from(item.line));
             row.insert("error".into(), Value::from(message.as_str()));
-            Value::Object(row)
+            with_id(Value::Object(row), &item.id)
         }
-        Ok(input) => match panic::catch_unwind(AssertUnwindSafe(|| eval(input))) {
-            Ok(row) => row,
-            Err(_) => {
-                let mut row = Map::new();
-                row.insert("error".into(), Value::from("internal error: the evaluator panicked"));
-                Value::Object(row)
-            }
-        },
-    };
-    with_id(row, item.id.clone())
+        Ok(input) => evaluate_value(input, &item.id, eval),
+    }
 }
 
-/// A result row carrying its input's `id` (set on an object row, overriding any `id` it has;
-/// any other value is wrapped as `{"id", "result"}`). Every host's batch rows are made so.
-pub fn with_id(row: Value, id: Value) -> Value {
-    match row {
-        Value::Object(mut map) => {
-            map.insert("id".into(), id);
-            Value::Object(map)
+/// `eval(input)` with `id` set on the row; a panic becomes an `error` row.
+fn evaluate_value<F: Fn(&Value) -> Value>(input: &Value, id: &Value, eval: &F) -> Value {
+    let row = match panic::catch_unwind(AssertUnwindSafe(|| eval(input))) {
+        Ok(row) => row,
+        Err(_) => {
+            let mut row = Map::new();
+            row.insert("error".into(), Value::from("internal error: the evaluator panicked"));
+            Value::Object(row)
+        }
+    };
+    with_id(row, id)
+}
+
+/// Sets `id` on an object row; wraps any other value as `{"id", "result"}`. Every host's
+/// batch rows are made so.
+pub fn with_id(mut row: Value, id: &Value) -> Value {
+    match &mut row {
+        Value::Object(map) => {
+            map.insert("id".into(), id.clone());
         }
         other => {
             let mut map = Map::new();
-            map.insert("id".into(), id);
-            map.insert("result".into(), other);
-            Value::Object(map)
+            map.insert("id".into(), id.clone());
+            map.insert("result".into(), other.take());
+            *other = Value::Object(map);
         }
     }
+    row
+}
+
+/// Inputs a worker claims at a time in [`map_rows`].
+const CLAIM: usize = 64;
+
+/// Evaluates `inputs` in memory on `jobs` threads (0: one per available core) and returns one
+/// row per input, in input order, by [`run_batch`]'s rules: the row's `id` is the input's
+/// (`null` when it has none, or is not an object), and an `eval` that panics gives a row with
+/// an `error` field while the batch goes on. Nothing is read or written.
+pub fn map_rows<F>(inputs: &[Value], jobs: usize, eval: F) -> Vec<Value>
+where
+    F: Fn(&Value) -> Value + Sync,
+{
+    let jobs =
+        if jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { jobs };
+    let id_of = |input: &Value| input.get("id").cloned().unwrap_or(Value::Null);
+    if jobs <= 1 || inputs.len() <= CLAIM {
+        return inputs.iter().map(|input| evaluate_value(input, &id_of(input), &eval)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Vec<Value>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs.min(inputs.len().div_ceil(CLAIM)))
+            .map(|_| {
+                let (next, eval, id_of) = (&next, &eval, &id_of);
+                scope.spawn(move || {
+                    let mut parts = Vec::new();
+                    loop {
+                        let start = next.fetch_add(CLAIM, Ordering::Relaxed);
+                        if start >= inputs.len() {
+                            break;
+                        }
+                        let end = (start + CLAIM).min(inputs.len());
+                        let rows = inputs[start..end]
+                            .iter()
+                            .map(|input| evaluate_value(input, &id_of(input), eval))
+                            .collect();
+                        parts.push((start, rows));
+                    }
+                    parts
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| panic::resume_unwind(e)))
+            .collect()
+    });
+    parts.sort_unstable_by_key(|p| p.0);
+    parts.into_iter().flat_map(|p| p.1).collect()
 }
 
 fn read_inputs(path: &Path) -> Result<Vec<Item>, BatchError> {

@@ -345,22 +345,6 @@ pub fn read_sb3(bytes: &[u8], limits: &Limits) -> Result<ProjectFiles, Sb3Error>
     Ok(ProjectFiles { project_json, assets })
 }
 
-/// Reads a project held in memory: an `.sb3` archive (bytes starting with the zip signature
-/// `PK`) or the bytes of a bare `project.json` (anything else; parsing it is the core's job),
-/// which must fit [`Limits::max_entry_bytes`].
-pub fn read_bytes(bytes: &[u8], limits: &Limits) -> Result<ProjectFiles, Sb3Error> {
-    if bytes.starts_with(b"PK") {
-        return read_sb3(bytes, limits);
-    }
-    if bytes.len() as u64 > limits.max_entry_bytes {
-        return Err(Sb3Error::EntryTooLarge {
-            name: "project.json".to_string(),
-            limit: limits.max_entry_bytes,
-        });
-    }
-    Ok(ProjectFiles { project_json: bytes.to_vec(), assets: BTreeMap::new() })
-}
-
 /// Checks that every costume and sound `project.json` names is present and that each costume
 /// asset looks like its `dataFormat` (PNG, JPEG or SVG signature).
 pub fn check_assets(files: &ProjectFiles) -> Result<(), Sb3Error> {

@@ -1,9 +1,10 @@
-//! The resumable batch runner: order, resume after a cut-off write, bad lines, duplicate ids.
+//! The batch runners: order, resume after a cut-off write, bad lines, duplicate ids; the
+//! in-memory runner gives the same rows as the file runner.
 
 use std::fs;
 use std::path::PathBuf;
 
-use gobo_host::batch::{run_batch, BatchError, BatchOptions};
+use gobo_host::batch::{map_rows, run_batch, BatchError, BatchOptions};
 use serde_json::{json, Value};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -117,4 +118,29 @@ fn a_missing_input_is_an_io_error_naming_the_file() {
     let err =
         run_batch(&dir.join("nope.jsonl"), &dir.join("out.jsonl"), &opts(1), square).unwrap_err();
     assert!(err.to_string().contains("nope.jsonl"), "{err}");
+}
+
+#[test]
+fn in_memory_rows_equal_the_file_runner_rows_on_any_number_of_threads() {
+    let dir = temp_dir("memory");
+    let input = write_input(&dir, 1000);
+    let out = dir.join("out.jsonl");
+    let from_file = run_batch(&input, &out, &opts(2), square).unwrap().rows;
+    let inputs: Vec<Value> = fs::read_to_string(&input)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for jobs in [0, 1, 3] {
+        assert_eq!(map_rows(&inputs, jobs, square), from_file, "{jobs} jobs");
+    }
+    // Rows without an id get `"id": null`; a panic is an error row, and the rest go on.
+    let rows = map_rows(&[json!({"n": 3}), json!({"id": 7, "n": -1})], 2, |v| {
+        assert!(v["n"].as_i64().unwrap() >= 0, "negative");
+        square(v)
+    });
+    assert_eq!(rows[0], json!({"id": null, "square": 9}));
+    assert_eq!(rows[1]["id"], json!(7));
+    assert!(rows[1]["error"].as_str().unwrap().contains("panicked"), "{}", rows[1]);
+    let _ = fs::remove_dir_all(&dir);
 }

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use base64::Engine as _;
-use gobo_host::sb3::{read_bytes, Limits, ProjectFiles};
+use gobo_host::project::files_from_bytes;
+use gobo_host::sb3::ProjectFiles;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
@@ -74,10 +75,9 @@ pub fn project_files(raw: &RawValue, blobs: &Blobs, path: &str) -> Result<Projec
     files_of(&bytes, path)
 }
 
-/// Project bytes read into files.
+/// Project bytes (an `.sb3` or `project.json` text) read into files.
 pub fn files_of(bytes: &[u8], path: &str) -> Result<ProjectFiles, ApiError> {
-    read_bytes(bytes, &Limits::default())
-        .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at(path))
+    files_from_bytes(bytes).map_err(|e| ApiError::invalid("bad_project", e.to_string()).at(path))
 }
 
 /// The text `raw` stands for: a JSON string's content, or the raw JSON of anything else (a

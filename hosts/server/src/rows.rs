@@ -1,6 +1,6 @@
 //! What a batch row means: one input row (raw JSON text) of a job's kind turned into its result
 //! row, by the same functions the CLI's batches use (`gobo::xlogo::batch::eval_row`,
-//! `gobo::drawing::batch::eval_line`, `gobo_host::judge` through `routes::scratch`), with the
+//! `gobo::drawing::batch::eval_row`, `gobo_host::suite` through `routes::scratch`), with the
 //! input's `id` on it (`gobo_host::batch::with_id`). A row that cannot be evaluated gets a
 //! result with an `error` field, as in the CLI; it never stops the job.
 
@@ -112,7 +112,7 @@ impl RowEval {
     pub fn eval(&self, input: &str) -> Value {
         match self {
             RowEval::Xlogo => match serde_json::from_str::<Value>(input) {
-                Ok(v) => with_id(gobo::xlogo::batch::eval_row(&v), id_of(&v)),
+                Ok(v) => with_id(gobo::xlogo::batch::eval_row(&v), &id_of(&v)),
                 Err(e) => bad_row(&e.to_string()),
             },
             RowEval::Draw { ui, profile, engine } => match serde_json::from_str::<Value>(input) {
@@ -121,12 +121,12 @@ impl RowEval {
                         if v.get("task").is_none() && v.get("task_index").is_some() {
                             match engine.drawing.tasks() {
                                 Ok(t) => t,
-                                Err(e) => return with_id(json!({ "error": e }), id_of(&v)),
+                                Err(e) => return with_id(json!({ "error": e }), &id_of(&v)),
                             }
                         } else {
                             Arc::new(Vec::new())
                         };
-                    with_id(gobo::drawing::batch::eval_line(&v, &tasks, ui, *profile), id_of(&v))
+                    with_id(gobo::drawing::batch::eval_row(&v, &tasks, ui, *profile), &id_of(&v))
                 }
                 Err(e) => bad_row(&e.to_string()),
             },
@@ -137,7 +137,7 @@ impl RowEval {
                         let id = serde_json::from_str::<Value>(input)
                             .map(|v| id_of(&v))
                             .unwrap_or(Value::Null);
-                        return with_id(json!({ "error": e.to_string() }), id);
+                        return with_id(json!({ "error": e.to_string() }), &id);
                     }
                 };
                 let id = row.id.clone().unwrap_or(Value::Null);
@@ -153,7 +153,7 @@ impl RowEval {
                     Ok(report) => report,
                     Err(e) => json!({ "error": e.to_string() }),
                 };
-                with_id(result, id)
+                with_id(result, &id)
             }
         }
     }
@@ -164,5 +164,5 @@ fn id_of(v: &Value) -> Value {
 }
 
 fn bad_row(message: &str) -> Value {
-    with_id(json!({ "error": format!("the row is not valid JSON: {message}") }), Value::Null)
+    with_id(json!({ "error": format!("the row is not valid JSON: {message}") }), &Value::Null)
 }

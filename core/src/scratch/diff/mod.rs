@@ -12,8 +12,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use serde_json::json;
-
 pub use parse::TraceError;
 pub use signals::Signal;
 
@@ -84,10 +82,12 @@ impl DiffReport {
         self.first.is_none() && self.frames_a == self.frames_b
     }
 
-    /// The report object of `gobo diff-trace --json` and `POST /v1/traces/diff`
-    /// (`docs/trace-diff.md`).
+    /// The report as JSON (`gobo diff-trace --json` and every other host; `docs/trace-diff.md`):
+    /// `{identical, frames_a, frames_b, checkpoints, first_divergence: {frame, path, a, b} |
+    /// null, signals: {name: {discrepancy, frames_differing, first_frame}}, drift}`.
     pub fn to_json(&self) -> serde_json::Value {
-        let signals: serde_json::Map<String, serde_json::Value> = self
+        use serde_json::{json, Map, Value};
+        let signals: Map<String, Value> = self
             .signals
             .iter()
             .map(|s| {

@@ -1,11 +1,11 @@
 //! DrawingBench endpoint: `POST /v1/draw/eval`, the result object of `gobo draw eval` for one
-//! action text under a scoring profile (`gobo::drawing::batch::eval_json`).
+//! action text under a scoring profile (`gobo::drawing::batch::eval_text`).
 
 use std::sync::Arc;
 
 use axum::extract::State;
 use axum::Json;
-use gobo::drawing::batch::eval_json;
+use gobo::drawing::batch::eval_text;
 use gobo::drawing::task::Task;
 use gobo::drawing::ui::UiConfig;
 use gobo::drawing::Profile;
@@ -84,13 +84,13 @@ fn eval(engine: &Engine, req: &DrawEvalRequest) -> Result<Value, ApiError> {
         }
     };
     let raw = text_of(&req.actions, "actions")?;
-    Ok(Value::Object(eval_json(raw.as_bytes(), &task.criteria, &ui, profile)))
+    Ok(Value::Object(eval_text(raw.as_bytes(), &task.criteria, &ui, profile)))
 }
 
 /// Score a drawing's actions.
 ///
 /// The result object of `gobo draw eval` (`docs/drawing.md`): score, errors, warnings,
-/// criteria, metrics, feedback, `profile`.
+/// criteria, metrics, feedback, `profile` (`gobo::drawing::batch::eval_text`).
 #[utoipa::path(post, path = "/v1/draw/eval", tag = "drawing", request_body = DrawEvalRequest,
     responses((status = 200, description = "The result", body = Object),
         (status = 422, description = "Unusable task, UI or profile", body = ErrorBody)))]
