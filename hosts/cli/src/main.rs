@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod conform;
 mod diff_trace;
 mod draw;
+mod observe;
 mod pack;
 mod project_input;
 mod render;
@@ -47,6 +48,8 @@ enum Command {
     Conform(conform::ConformArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
+    /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
+    Observe(observe::ObserveArgs),
     /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
     Serve(serve::ServeArgs),
 }
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
+        Command::Observe(args) => observe::run(args),
         Command::Serve(args) => serve::run(args),
     }
 }

@@ -5,21 +5,32 @@
 //! (`frame * 1000 / fps` ms) after applying that frame's [`Input`]s, like the reference
 //! harness's `oracle.step`. Work per frame is bounded by *counts* ([`Config`]), never by a
 //! clock. Submodules: [`sched`] (sequencer and hats), [`fast`] (fused forms of common shapes),
-//! [`thread`], [`target`], [`random`], [`io`] (keyboard, mouse, questions, timeouts), [`eval`]
-//! (reporters), [`observe`], [`trig`] (a memo of sine and cosine).
-//! Block semantics live in `crate::scratch::blocks`.
+//! [`thread`], [`target`], [`sprite`] (a target's state changes: position, direction,
+//! visibility, bubbles, layers), [`random`], [`io`] (keyboard, mouse, questions, timeouts),
+//! [`eval`] (reporters), [`observe`], [`trig`] (a memo of sine and cosine), [`sound`],
+//! [`drag`], [`makey`] (the Makey Makey extension's state), and the renderer's side:
+//! [`drawable`] (per-target caches and the touching queries), [`touch_color`] and [`scene`]
+//! (what `crate::scratch::render` draws).
+//!
+//! Block semantics live in `crate::scratch::blocks`, above this module: the VM reaches them
+//! only through `hooks::Blocks`, which that module implements.
 
 pub mod drag;
 pub mod drawable;
 pub mod eval;
 pub mod fast;
+pub mod hooks;
 pub mod io;
+pub mod makey;
 pub mod observe;
 pub mod random;
+pub mod scene;
 pub mod sched;
 pub mod sound;
+pub mod sprite;
 pub mod target;
 pub mod thread;
+pub mod touch_color;
 pub mod trig;
 
 use alloc::collections::VecDeque;
@@ -242,7 +253,7 @@ pub struct Vm {
     /// Threads waiting in `speak and wait`, resumed at the start of the next frame.
     pub(crate) speech: Vec<u64>,
     /// The Makey Makey extension's key buffer and sequences.
-    pub(crate) makey: crate::scratch::blocks::makeymakey::MakeyState,
+    pub(crate) makey: makey::MakeyState,
     /// Registers written by hoisted input evaluations ([`crate::scratch::image::Hoist`]).
     pub(crate) regs: Vec<Value>,
     /// The value each visible monitor showed after the last frame (by image monitor index).
@@ -290,7 +301,7 @@ impl Vm {
         let edge_hats = sched::EDGE_HATS
             .each_ref()
             .map(|(h, _)| img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == *h)));
-        let makey = crate::scratch::blocks::makeymakey::MakeyState::new(
+        let makey = makey::MakeyState::new(
             img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == Hat::MakeyCode)),
         );
         let mut vm = Vm {
@@ -356,7 +367,7 @@ impl Vm {
                 x: t.x,
                 y: t.y,
                 // `sb3.parseScratchObject`: `MathUtil.wrapClamp(direction, -179, 180)`.
-                direction: crate::scratch::blocks::looks::wrap_clamp(t.direction, -179.0, 180.0),
+                direction: crate::clamp::wrap_clamp(t.direction, -179.0, 180.0),
                 size: t.size,
                 costume: t.costume,
                 visible: t.visible,
@@ -452,6 +463,17 @@ impl Vm {
             Slot::Global(k) => (self.stage, k),
         };
         self.insts.get_mut(i as usize)?.vars.get_mut(k as usize)
+    }
+
+    /// `data_changevariableby` with the amount already cast.
+    #[inline]
+    pub(crate) fn change_var(&mut self, t: u32, slot: Slot, d: f64) {
+        if let Some(x) = self.var_mut(t, slot) {
+            match x {
+                Value::Num(n) if !n.is_nan() => *n += d,
+                _ => *x = Value::Num(crate::scratch::value::cast::to_number(x) + d),
+            }
+        }
     }
 
     /// Mutable access to a list slot as seen from `inst`.

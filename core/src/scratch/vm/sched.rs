@@ -7,6 +7,7 @@ use alloc::rc::Rc;
 use alloc::vec::Vec;
 
 use super::fast::{LoopExit, Shape};
+use super::hooks::Blocks;
 use super::io::{dom_key_to_scratch, mouse_scratch, scenario_key_to_dom, Input};
 use super::thread::{Status, Thread};
 use super::{Active, FrameEvents, Vm};
@@ -102,8 +103,8 @@ impl Vm {
         }
         self.fire_timeouts();
         self.fire_drag_timer();
-        self.makey_fire_timers();
-        self.resolve_speech();
+        self.fire_makey_timers();
+        self.resume_speakers();
         self.fire_sounds();
         self.step();
         self.draw_frame();
@@ -129,7 +130,7 @@ impl Vm {
                 if down {
                     self.start_hats(HatSel::Key(&key), None);
                     self.start_hats(HatSel::Key("any"), None);
-                    self.makey_key_pressed(&key);
+                    self.key_pressed(&key);
                     if idx.is_none() {
                         self.io.keys.push(Rc::from(key.as_str()));
                     }
@@ -171,7 +172,7 @@ impl Vm {
             Input::Broadcast(m) => {
                 self.start_hats(HatSel::Broadcast(m), None);
             }
-            Input::Answer(text) => self.answer(text),
+            Input::Answer(text) => self.answered(text),
             Input::Turbo(on) => self.cfg.turbo = *on,
             Input::SetVariable { sprite, name, value } => {
                 if let Some(slot) = self.slot_by_name(sprite.as_deref(), name, false) {
@@ -348,7 +349,7 @@ impl Vm {
             if self.questions.is_empty() {
                 self.events.questions.push(None);
             } else {
-                self.ask_next();
+                self.ask_next_question();
             }
         }
         let active_serial = self.active_serial();
@@ -400,6 +401,16 @@ impl Vm {
             }
         }
         self.th_other()
+    }
+
+    /// `util.yield()`.
+    pub(crate) fn yield_now(&mut self) {
+        self.th().status = Status::Yield;
+    }
+
+    /// `util.yieldTick()`.
+    pub(crate) fn yield_tick(&mut self) {
+        self.th().status = Status::YieldTick;
     }
 
     /// [`Vm::th`] for every other case (orphans, hats, detached, none).
@@ -517,9 +528,9 @@ impl Vm {
                     None => Value::Undefined,
                 };
                 match img.stmts[top as usize].op {
-                    Sop::HatMakeyKey => self.makey_key_hat(&v),
-                    Sop::HatMakeyCode => self.makey_code_hat(&v),
-                    _ => crate::scratch::blocks::offline::motion_greater_than(&v),
+                    Sop::HatMakeyKey => self.hat_makey_key(&v),
+                    Sop::HatMakeyCode => self.hat_makey_code(&v),
+                    _ => Self::hat_video_motion(&v),
                 }
             }
             _ => false,

@@ -1,0 +1,143 @@
+//! Structural validation of a project model: [`validate`] lists [`Finding`]s, each with a code,
+//! a JSON Pointer (RFC 6901) into `project.json`, a severity and a message. Errors are what
+//! scratch-vm would load wrongly or a patch must never produce; warnings are what real
+//! projects carry and Scratch tolerates (orphan shadows, unknown opcodes, menus naming missing
+//! costumes). The same checks run after every patch (`INVALID_RESULT`).
+//!
+//! What is checked, by module: `structure` (the block forest: owners, cycles, `parent`,
+//! `topLevel`/`x`/`y`, shadows, input kinds, the id index), `refs` (variable, list and
+//! broadcast references, declaration names) and `targets` (sprite names, layers, costumes,
+//! sounds and their assets, comments,
+//! monitors). Finding codes are listed in `docs/patches.md`.
+
+mod pointer;
+mod refs;
+mod structure;
+mod targets;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::Serialize;
+
+use super::model::Project;
+
+pub use pointer::Pointer;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Scratch would load or run it wrongly, or an edit broke an invariant.
+    Error,
+    /// Unusual but tolerated by Scratch.
+    Warning,
+}
+
+/// One problem found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// A stable code, e.g. `"SHARED_BLOCK"` (see `docs/patches.md`).
+    pub code: &'static str,
+    /// JSON Pointer into `project.json`, e.g. `/targets/1/blocks/a~1b/next`.
+    pub path: String,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{sev} {} at {}: {}", self.code, self.path, self.message)
+    }
+}
+
+/// What the core cannot know by itself: which asset files exist.
+#[derive(Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// Whether an asset file (`md5ext`, e.g. `"abc.png"`) is present; `None` skips the check.
+    pub asset_present: Option<&'a dyn Fn(&str) -> bool>,
+    /// Most findings to report; further ones are counted in a final `TOO_MANY_FINDINGS`.
+    /// `0` means the default, 1000.
+    pub max_findings: usize,
+}
+
+impl fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("asset_present", &self.asset_present.is_some())
+            .field("max_findings", &self.max_findings)
+            .finish()
+    }
+}
+
+/// Collects findings up to a cap.
+#[derive(Debug)]
+pub(crate) struct Report {
+    pub(crate) findings: Vec<Finding>,
+    cap: usize,
+    dropped: usize,
+}
+
+impl Report {
+    pub(crate) fn push(
+        &mut self,
+        code: &'static str,
+        path: String,
+        severity: Severity,
+        message: String,
+    ) {
+        if self.findings.len() < self.cap {
+            self.findings.push(Finding { code, path, severity, message });
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    pub(crate) fn error(&mut self, code: &'static str, path: String, message: String) {
+        self.push(code, path, Severity::Error, message);
+    }
+
+    pub(crate) fn warn(&mut self, code: &'static str, path: String, message: String) {
+        self.push(code, path, Severity::Warning, message);
+    }
+}
+
+/// Validates a project without asset information.
+pub fn validate(project: &Project) -> Vec<Finding> {
+    validate_with(project, &Context::default())
+}
+
+/// Validates a project; errors first, then warnings, each in document order.
+pub fn validate_with(project: &Project, cx: &Context<'_>) -> Vec<Finding> {
+    let cap = if cx.max_findings == 0 { 1000 } else { cx.max_findings };
+    let mut report = Report { findings: Vec::new(), cap, dropped: 0 };
+    for (t, target) in project.targets.iter().enumerate() {
+        structure::check(&target.blocks, t, &mut report);
+    }
+    refs::check(project, &mut report);
+    targets::check(project, cx, &mut report);
+    if report.dropped > 0 {
+        let message = alloc::format!("{} more findings not listed", report.dropped);
+        report.findings.push(Finding {
+            code: "TOO_MANY_FINDINGS",
+            path: String::new(),
+            severity: Severity::Warning,
+            message,
+        });
+    }
+    // Stable: errors first, document order kept within each severity.
+    report.findings.sort_by_key(|f| f.severity);
+    report.findings
+}
+
+/// Whether any finding is an error.
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}
