@@ -130,10 +130,11 @@ fn attach_after_inserts_the_whole_stack() {
 fn attach_before_a_head_a_middle_block_and_a_slot_start() {
     let mut p = base();
     let b = cat(&mut p);
-    b.attach_before(ix(b, "l"), ix(b, "h")).unwrap();
-    assert_eq!(chain(b, "l"), ["l", "l2", "h", "a", "c", "e", "g", "sv"]);
-    let l = b.get(ix(b, "l")).unwrap();
-    assert_eq!((l.x, l.y), (Some(Num::Int(0)), Some(Num::Int(0))));
+    b.detach(ix(b, "l2"), (Num::Int(300), Num::Int(500))).unwrap();
+    b.attach_before(ix(b, "l2"), ix(b, "l")).unwrap();
+    assert_eq!(chain(b, "l2"), ["l2", "l"]);
+    let l2 = b.get(ix(b, "l2")).unwrap();
+    assert_eq!((l2.x, l2.y), (Some(Num::Int(300)), Some(Num::Int(0))));
     check(&p);
 
     let mut p = base();

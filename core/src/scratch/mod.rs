@@ -16,6 +16,7 @@
 
 pub mod agent;
 pub mod blocks;
+pub mod catalog;
 pub mod compile;
 pub mod conform;
 pub mod diff;

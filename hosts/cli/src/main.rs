@@ -15,6 +15,7 @@ mod render;
 mod run;
 mod serve;
 mod test;
+mod validate;
 mod xlogo;
 
 #[derive(Debug, Parser)]
@@ -48,6 +49,8 @@ enum Command {
     Conform(conform::ConformArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
+    /// Check a Scratch project's structure: blocks, references, custom blocks, assets (docs/patches.md).
+    Validate(validate::ValidateArgs),
     /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
     Observe(observe::ObserveArgs),
     /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
+        Command::Validate(args) => validate::run(args),
         Command::Observe(args) => observe::run(args),
         Command::Serve(args) => serve::run(args),
     }

@@ -20,6 +20,7 @@ mod json;
 mod load;
 mod load_blocks;
 mod model;
+pub mod patch;
 mod read;
 mod refs;
 mod save;

@@ -29,6 +29,10 @@ pub struct NewBlock {
     pub mutation: Option<Mutation>,
     /// The block after it, if any.
     pub next: Option<alloc::boxed::Box<NewBlock>>,
+    /// Its position in the target's file order (`None`: after the existing blocks). The
+    /// order of top-level blocks is the order scripts start in; restoring removed blocks at
+    /// their old positions gives back the same file.
+    pub at: Option<usize>,
 }
 
 /// An input of a [`NewBlock`]: what fills the slot and the shadow under it. `(None, None)` is
@@ -71,7 +75,8 @@ enum Link {
 
 impl Blocks {
     /// Creates the blocks of `spec` (pre-order: a block, its inputs in order, then the block
-    /// after it) at the end of the file order, as a new script at `pos`. Ids are taken from
+    /// after it) at the end of the file order (or at their `at` positions), as a new script at
+    /// `pos`. Ids are taken from
     /// the spec or drawn from `ids`; a given id already used fails with
     /// [`EditError::DuplicateId`]. Returns the new root.
     pub fn create(
@@ -178,10 +183,24 @@ impl Blocks {
             root.x = Some(pos.0);
             root.y = Some(pos.1);
         }
+        let mut placed: Vec<(usize, String)> = Vec::new();
+        for ((spec, _), b) in order.iter().zip(&blocks) {
+            if let Some(pos) = spec.at {
+                placed.push((pos, b.id.clone()));
+            }
+        }
+        let root_id = blocks.first().map(|b| b.id.clone()).unwrap_or_default();
         for b in blocks {
             self.push_block(b);
         }
-        Ok(at(0))
+        // Ascending positions: inserting each at its place keeps the earlier ones in place.
+        placed.sort_by_key(|(pos, _)| *pos);
+        for (pos, id) in placed {
+            if let Some(i) = self.index_of(&id) {
+                self.reorder(i, pos);
+            }
+        }
+        Ok(self.index_of(&root_id).unwrap_or(at(0)))
     }
 }
 

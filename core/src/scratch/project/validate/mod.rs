@@ -6,12 +6,17 @@
 //!
 //! What is checked, by module: `structure` (the block forest: owners, cycles, `parent`,
 //! `topLevel`/`x`/`y`, shadows, input kinds, the id index), `refs` (variable, list and
-//! broadcast references, declaration names) and `targets` (sprite names, layers, costumes,
-//! sounds and their assets, comments,
-//! monitors). Finding codes are listed in `docs/patches.md`.
+//! broadcast references, declaration names), `shapes` (opcodes and extensions against
+//! [`catalog`](crate::scratch::catalog), what connects where), `procs` (custom-block
+//! prototypes, calls and argument reporters), `menus` (costume, backdrop, sound and sprite
+//! names in menus) and `targets` (sprite names, layers, costumes, sounds and their assets,
+//! comments, monitors). Finding codes are listed in `docs/patches.md`.
 
+mod menus;
 mod pointer;
+mod procs;
 mod refs;
+mod shapes;
 mod structure;
 mod targets;
 
@@ -21,6 +26,7 @@ use core::fmt;
 
 use serde::Serialize;
 
+use super::error::LoadError;
 use super::model::Project;
 
 pub use pointer::Pointer;
@@ -118,10 +124,16 @@ pub fn validate(project: &Project) -> Vec<Finding> {
 pub fn validate_with(project: &Project, cx: &Context<'_>) -> Vec<Finding> {
     let cap = if cx.max_findings == 0 { 1000 } else { cx.max_findings };
     let mut report = Report { findings: Vec::new(), cap, dropped: 0 };
+    for w in &project.warnings {
+        repaired(w, &mut report);
+    }
     for (t, target) in project.targets.iter().enumerate() {
         structure::check(&target.blocks, t, &mut report);
     }
     refs::check(project, &mut report);
+    shapes::check(project, &mut report);
+    procs::check(project, &mut report);
+    menus::check(project, &mut report);
     targets::check(project, cx, &mut report);
     if report.dropped > 0 {
         let message = alloc::format!("{} more findings not listed", report.dropped);
@@ -135,6 +147,39 @@ pub fn validate_with(project: &Project, cx: &Context<'_>) -> Vec<Finding> {
     // Stable: errors first, document order kept within each severity.
     report.findings.sort_by_key(|f| f.severity);
     report.findings
+}
+
+/// A reference the loader dropped in repair mode ([`super::LoadOptions`]): an error, since
+/// saving the model would lose it.
+fn repaired(w: &LoadError, report: &mut Report) {
+    let (code, path) = match w {
+        LoadError::DanglingBlock { path, .. } => ("DANGLING_REFERENCE", path),
+        LoadError::SharedBlock { path, .. } => ("SHARED_BLOCK", path),
+        LoadError::Cycle { path, .. } => ("CYCLE", path),
+        _ => ("LOAD_REPAIR", &String::new()),
+    };
+    report.error(code, pointer::from_load_path(path), alloc::format!("{w} (dropped when loading)"));
+}
+
+/// A validation result as the CLI (`gobo validate --json`) and the server return it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Validation {
+    /// No errors (warnings allowed).
+    pub valid: bool,
+    /// Number of errors.
+    pub errors: usize,
+    /// Number of warnings.
+    pub warnings: usize,
+    /// Every finding, errors first.
+    pub findings: Vec<Finding>,
+}
+
+impl Validation {
+    /// Summarizes findings.
+    pub fn new(findings: Vec<Finding>) -> Validation {
+        let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
+        Validation { valid: errors == 0, errors, warnings: findings.len() - errors, findings }
+    }
 }
 
 /// Whether any finding is an error.

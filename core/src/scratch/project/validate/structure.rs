@@ -91,7 +91,7 @@ pub(super) fn check(blocks: &Blocks, t: usize, report: &mut Report) {
                         "parent is {:?} but no block refers to this one",
                         list.get(p as usize).map_or("?", |x| x.id.as_str())
                     );
-                    report.error("PARENT_MISMATCH", ptr().key("parent").into_string(), msg);
+                    report.warn("PARENT_MISMATCH", ptr().key("parent").into_string(), msg);
                 }
                 if b.shadow {
                     report.warn(
@@ -118,7 +118,7 @@ pub(super) fn check(blocks: &Blocks, t: usize, report: &mut Report) {
                 if b.parent != Some(BlockIdx(o as u32)) && b.form == BlockForm::Object {
                     let msg =
                         format!("parent should be {:?}, the block referring to it", owner_block.id);
-                    report.error("PARENT_MISMATCH", ptr().key("parent").into_string(), msg);
+                    report.warn("PARENT_MISMATCH", ptr().key("parent").into_string(), msg);
                 }
                 if b.top_level {
                     report.error(

@@ -13,7 +13,7 @@ pub(super) fn check(project: &Project, cx: &Context<'_>, report: &mut Report) {
     for (t, target) in project.targets.iter().enumerate() {
         let tp = || Pointer::target(t);
         if !target.is_stage {
-            let dup = project.targets[..t].iter().any(|o| o.name == target.name);
+            let dup = project.targets[..t].iter().any(|o| !o.is_stage && o.name == target.name);
             if dup {
                 report.error(
                     "DUPLICATE_TARGET",
