@@ -28,6 +28,7 @@ async fn health_ready_and_openapi() {
         "/v1/xlogo/eval",
         "/v1/xlogo/prompt",
         "/v1/draw/eval",
+        "/v1/projects/validate",
         "/v1/batch",
         "/v1/batch/{id}",
         "/v1/batch/{id}/results",
@@ -283,5 +284,39 @@ async fn traces_diff_finds_the_divergence() {
     let bad_signal = s.post("/v1/traces/diff", &json!({"a": a, "b": a, "signals": ["nope"]})).await;
     assert_eq!(bad_signal.status, 422);
     assert_eq!(bad_signal.json()["error"]["path"], "signals[0]");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn projects_validate_like_gobo_validate() {
+    let s = TestServer::new("validate");
+    let project = read("examples/scratch/quiz/project.json");
+    let r = s
+        .post_text(
+            "/v1/projects/validate",
+            &format!("{{\"project\": {project}, \"assets\": false}}"),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["valid"], true);
+    assert_eq!(r.json()["errors"], 0);
+    // The examples have no asset files: with the asset check on, each costume is a finding.
+    let with_assets =
+        s.post_text("/v1/projects/validate", &format!("{{\"project\": {project}}}")).await;
+    assert!(with_assets.json()["findings"].as_array().is_some_and(|f| !f.is_empty()));
+    // A variable declared under another id: the blocks that name it dangle.
+    let broken = project.replacen("\"v_Stage_score\": [", "\"v_other\": [", 1);
+    let r = s
+        .post_text(
+            "/v1/projects/validate",
+            &format!("{{\"project\": {broken}, \"assets\": false}}"),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!((r.json()["valid"].as_bool(), r.json()["errors"].as_u64()), (Some(false), Some(2)));
+    assert_eq!(r.json()["findings"][0]["code"], "UNKNOWN_VARIABLE");
+    let unreadable = s.post("/v1/projects/validate", &json!({"project": {"targets": "x"}})).await;
+    assert_eq!(unreadable.status, 422);
+    assert_eq!(unreadable.code(), "bad_project");
     s.stop().await;
 }
