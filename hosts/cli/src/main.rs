@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod act;
 mod conform;
 mod diff_trace;
 mod draw;
@@ -49,6 +50,8 @@ enum Command {
     Test(test::TestArgs),
     /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
     Observe(observe::ObserveArgs),
+    /// Replay a ScratchWorld composite-mode trajectory on a project and write the result (docs/composite.md).
+    Act(act::ActArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,5 +71,6 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
         Command::Observe(args) => observe::run(args),
+        Command::Act(args) => act::run(args),
     }
 }
