@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod act;
 mod conform;
 mod diff_trace;
 mod draw;
@@ -56,6 +57,8 @@ enum Command {
     Observe(observe::ObserveArgs),
     /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
     Serve(serve::ServeArgs),
+    /// Replay a ScratchWorld composite-mode trajectory on a project and write the result (docs/composite.md).
+    Act(act::ActArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,5 +80,6 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Observe(args) => observe::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Act(args) => act::run(args),
     }
 }
