@@ -163,7 +163,10 @@ async fn tests_run_on_recorded_traces() {
     assert_eq!(r.json()["success"], true);
     let unknown =
         format!("{{\"project\": {project}, \"suite\": {suite}, \"traces\": {{\"nope\": \"\"}}}}");
-    assert_eq!(s.post_text("/v1/tests/run", &unknown).await.code(), "bad_suite");
+    // A trace for a case the suite does not have: the trace is what is wrong.
+    let r = s.post_text("/v1/tests/run", &unknown).await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert_eq!(r.code(), "bad_trace");
     s.stop().await;
 }
 

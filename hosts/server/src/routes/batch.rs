@@ -19,7 +19,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
 use crate::error::{ApiError, ApiJson, ApiQuery, ErrorBody};
-use crate::jobs::{JobStatus, Kind};
+use crate::jobs::{JobState, JobStatus, Kind};
 use crate::rows::{JobOptions, RowEval};
 
 /// `POST /v1/batch`.
@@ -190,6 +190,13 @@ async fn stream_rows(
             .await;
         let Ok(rows) = rows else { return };
         if rows.is_empty() {
+            if wait {
+                // The stream ends with the job: its last rows are in the database a moment
+                // before their commit is counted in the job's status.
+                while app.jobs.status(&id).is_some_and(|s| s.state == JobState::Running) {
+                    let _ = tokio::time::timeout(Duration::from_secs(2), watch.changed()).await;
+                }
+            }
             return;
         }
         let mut chunk = String::new();
@@ -214,7 +221,7 @@ async fn stream_rows(
         if blocked {
             match app.jobs.status(&id) {
                 None => return,
-                Some(s) if s.state == crate::jobs::JobState::Paused => return,
+                Some(s) if s.state == JobState::Paused => return,
                 Some(_) => {}
             }
             // Wake on the next commit, or look again after a while anyway.
