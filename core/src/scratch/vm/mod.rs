@@ -31,6 +31,7 @@ pub mod sprite;
 pub mod target;
 pub mod thread;
 pub mod touch_color;
+pub mod touch_memo;
 pub mod trig;
 
 use alloc::collections::VecDeque;
@@ -77,6 +78,11 @@ pub struct Config {
     /// same either way; `false` recomputes them on every query, which the differential tests
     /// compare against.
     pub geometry_cache: bool,
+    /// Keep touching answers (touching a sprite, the edge, the mouse, a colour, colour
+    /// touching colour) per asker until the render state changes ([`touch_memo`]): a script
+    /// polling a query while nothing moves costs a lookup. Observable behaviour is the same
+    /// either way; `false` computes every query, which the differential tests compare against.
+    pub touch_memo: bool,
     /// Slots of the per-VM memo of `Math.sin`/`Math.cos` ([`trig`]; 24 bytes each, allocated
     /// when a move or transform first needs one; 0: no memo). Observable behaviour is the same
     /// for any size.
@@ -104,6 +110,7 @@ impl Default for Config {
             max_string_len: 1 << 24,
             fuse: true,
             geometry_cache: true,
+            touch_memo: true,
             trig_memo: trig::DEFAULT_SLOTS,
             audio: sound::AudioMode::Timed,
             drag: drag::DragStyle::Player,
@@ -266,6 +273,10 @@ pub struct Vm {
     pub(crate) sounds: sound::Sounds,
     /// Recent `Math.sin`/`Math.cos` results ([`trig`]).
     pub(crate) trig: trig::TrigMemo,
+    /// Bumped by every change a touching answer depends on ([`touch_memo`]); starts at 1.
+    pub(crate) render_epoch: u64,
+    /// Touching answers by asker, query and render epoch ([`touch_memo`]).
+    pub(crate) touch_memo: touch_memo::TouchMemo,
 }
 
 pub(crate) fn lit_value(l: &Lit) -> Value {
@@ -353,6 +364,8 @@ impl Vm {
             pen_size: [480, 360],
             sounds: sound::Sounds::new(img.targets.iter().map(|t| t.sounds.len()), cfg.audio),
             trig: trig::TrigMemo::default(),
+            render_epoch: 1,
+            touch_memo: touch_memo::TouchMemo::default(),
             cfg,
             img: Rc::new(img),
         };
