@@ -3,8 +3,10 @@
 //! `tests/fixtures/geometry_churn`, where costume, size, rotation style, shape effect,
 //! direction, position and visibility all change at random, `tests/fixtures/edge_sweep`,
 //! forty sprites of random sizes and rotation centres jumping to every distance from the
-//! edges, and `tests/fixtures/touch_churn`, which asks every touching query several times a
-//! frame while everything those answers depend on changes) runs with its skins twice, with
+//! edges, `tests/fixtures/touch_churn` and `touch_flip`, which ask every touching query
+//! several times a frame while everything those answers depend on changes, and
+//! `tests/fixtures/maze_idle`, a
+//! maze polling its wall colour and goal while mostly idle) runs with its skins twice, with
 //! `Config::geometry_cache` (or `Config::touch_memo`) on and off, and every frame's trace line
 //! must be identical. Direct writes (`Input::SetSprite`, as test suites make them) are sent to
 //! the first sprite between frames, and the mouse moves, presses and drags. A stale transform,
@@ -44,7 +46,7 @@ fn projects() -> Vec<(String, PathBuf)> {
         let p = root().join(format!("benches/workloads/scratch/{w}.project.json"));
         out.push((format!("benches/{w}"), p));
     }
-    for f in ["geometry_churn", "edge_sweep", "touch_churn", "touch_flip"] {
+    for f in ["geometry_churn", "edge_sweep", "touch_churn", "touch_flip", "maze_idle"] {
         out.push((format!("fixtures/{f}"), root().join("hosts/host/tests/fixtures").join(f)));
     }
     out
@@ -126,7 +128,7 @@ fn touch_memo_equals_no_memo() {
         assert_eq!(plain.len(), memo.len(), "{name}");
         checked += 1;
     }
-    assert!(checked >= 13, "only {checked} projects");
+    assert!(checked >= 14, "only {checked} projects");
 }
 
 /// The touch fixtures answer every query true some of the time.
