@@ -144,6 +144,7 @@ impl Vm {
         if visible {
             self.redraw = true;
         }
+        self.render_changed();
         self.start_hats(crate::scratch::vm::sched::HatSel::StartAsClone, Some(id));
         self.targets.push(id);
         self.exec.push(id);

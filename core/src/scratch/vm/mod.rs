@@ -32,6 +32,7 @@ pub mod sprite;
 pub mod target;
 pub mod thread;
 pub mod touch_color;
+pub mod touch_memo;
 pub mod trig;
 
 use alloc::collections::VecDeque;
@@ -100,6 +101,11 @@ pub struct Config {
     /// same either way; `false` recomputes them on every query, which the differential tests
     /// compare against.
     pub geometry_cache: bool,
+    /// Keep touching answers (touching a sprite, the edge, the mouse, a colour, colour
+    /// touching colour) per asker until the render state changes ([`touch_memo`]): a script
+    /// polling a query while nothing moves costs a lookup. Observable behaviour is the same
+    /// either way; `false` computes every query, which the differential tests compare against.
+    pub touch_memo: bool,
     /// Slots of the per-VM memo of `Math.sin`/`Math.cos` ([`trig`]; 24 bytes each, allocated
     /// when a move or transform first needs one; 0: no memo). Observable behaviour is the same
     /// for any size.
@@ -132,6 +138,7 @@ impl Default for Config {
             max_frame_work: 1 << 31,
             fuse: true,
             geometry_cache: true,
+            touch_memo: true,
             trig_memo: trig::DEFAULT_SLOTS,
             audio: sound::AudioMode::Timed,
             drag: drag::DragStyle::Player,
@@ -296,6 +303,10 @@ pub struct Vm {
     pub(crate) trig: trig::TrigMemo,
     /// Memory and work budgets ([`budget`]).
     pub(crate) budget: budget::Budget,
+    /// Bumped by every change a touching answer depends on ([`touch_memo`]); starts at 1.
+    pub(crate) render_epoch: u64,
+    /// Touching answers by asker, query and render epoch ([`touch_memo`]).
+    pub(crate) touch_memo: touch_memo::TouchMemo,
 }
 
 pub(crate) fn lit_value(l: &Lit) -> Value {
@@ -384,6 +395,8 @@ impl Vm {
             sounds: sound::Sounds::new(img.targets.iter().map(|t| t.sounds.len()), cfg.audio),
             trig: trig::TrigMemo::default(),
             budget: budget::Budget::default(),
+            render_epoch: 1,
+            touch_memo: touch_memo::TouchMemo::default(),
             cfg,
             img: Rc::new(img),
         };

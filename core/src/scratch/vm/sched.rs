@@ -248,6 +248,9 @@ impl Vm {
         let nz = |v: f64| if v == 0.0 || v.is_nan() { f64::MIN_POSITIVE * f64::EPSILON } else { v };
         let cx = nz(self.io.pos.0 + 240.0);
         let cy = nz(180.0 - self.io.pos.1);
+        if self.io.client != (cx, cy) || matches!(self.io.mouse_x, Value::Undefined) {
+            self.render_changed();
+        }
         self.io.client = (cx, cy);
         self.io.mouse_x = Value::Num(mouse_scratch(cx, 480.0, 480.0, -240.0, 240.0));
         self.io.mouse_y = Value::Num(mouse_scratch(cy, -360.0, 360.0, -180.0, 180.0));
@@ -342,6 +345,7 @@ impl Vm {
         self.stop_waiting_sounds(t, true);
         self.exec.retain(|&x| x != t);
         self.targets.retain(|&x| x != t);
+        self.render_changed();
         let inst = &mut self.insts[t as usize];
         if inst.visible {
             self.redraw = true;
