@@ -3,6 +3,9 @@
 //! true})` (scratch-gui's variable menus) and `localeCompare` (ScratchWorld's variable header),
 //! must sort the same way with `agent::collate`. Skips visibly without node.
 
+#[path = "../../tests-support/reference.rs"]
+mod reference;
+
 use std::cmp::Ordering;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -55,9 +58,10 @@ fn node_sort(names: &[String], compare: &str) -> Option<Vec<String>> {
 fn check(compare_js: &str, ours: fn(&str, &str) -> Ordering) {
     let names = names();
     let Some(expected) = node_sort(&names, compare_js) else {
-        println!("skipped: node is not available");
+        reference::skipped("agent_collate::check", "node is not available");
         return;
     };
+    reference::ran("agent_collate::check");
     let mut got = names.clone();
     got.sort_by(|a, b| ours(a, b));
     let first = got.iter().zip(&expected).position(|(a, b)| a != b);

@@ -4,8 +4,8 @@
 //! clone, list and string budgets. Never panics, never hangs, and is deterministic: the same
 //! project and inputs run twice give the same trace, the second time with the fused forms off
 //! (`Config::fuse`: every block through the general path, a differential check of
-//! `vm::fast`; and `Config::geometry_cache` off, which only matters once generated projects
-//! carry skins); its program image survives a postcard round trip.
+//! `vm::fast`; and `Config::geometry_cache` and `Config::touch_memo` off, which only matter once
+//! generated projects carry skins); its program image survives a postcard round trip.
 #![no_main]
 
 use gobo::image::{decode, encode_payload, ProgramKind};
@@ -58,6 +58,7 @@ fn config(seed: u32, fuse: bool) -> Config {
     Config {
         fuse,
         geometry_cache: fuse,
+        touch_memo: fuse,
         ticks_per_frame: 40,
         warp_checks: 500,
         seed,

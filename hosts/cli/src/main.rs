@@ -5,10 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod act;
 mod conform;
 mod diff_trace;
 mod draw;
 mod json_patch;
+mod exit;
 mod observe;
 mod pack;
 mod patch;
@@ -61,6 +63,8 @@ enum Command {
     Observe(observe::ObserveArgs),
     /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
     Serve(serve::ServeArgs),
+    /// Replay a ScratchWorld composite-mode trajectory on a project and write the result (docs/composite.md).
+    Act(act::ActArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,5 +88,6 @@ fn main() -> ExitCode {
         Command::JsonPatch(args) => json_patch::run(args),
         Command::Observe(args) => observe::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Act(args) => act::run(args),
     }
 }

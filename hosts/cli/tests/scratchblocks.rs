@@ -5,6 +5,9 @@
 //! `npm install --prefix hosts/cli/tests/scratchblocks` (`.ci/run` does); skips visibly
 //! without them.
 
+#[path = "../../../tests-support/reference.rs"]
+mod reference;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -121,9 +124,13 @@ fn projects() -> Vec<PathBuf> {
 #[test]
 fn scratchblocks_library_parses_every_target() {
     if let Err(why) = node_ready() {
-        println!("skipped: {why}");
+        reference::skipped(
+            "scratchblocks::scratchblocks_library_parses_every_target",
+            &why.to_string(),
+        );
         return;
     }
+    reference::ran("scratchblocks::scratchblocks_library_parses_every_target");
     let mut failures = Vec::new();
     let mut checked = 0;
     for path in projects() {

@@ -74,7 +74,7 @@ pub fn project_files(raw: &RawValue, blobs: &Blobs, path: &str) -> Result<Projec
     files_of(&bytes, path)
 }
 
-/// Project bytes read into files.
+/// Project bytes (an `.sb3` or `project.json` text) read into files.
 pub fn files_of(bytes: &[u8], path: &str) -> Result<ProjectFiles, ApiError> {
     read_bytes(bytes, &Limits::default())
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at(path))

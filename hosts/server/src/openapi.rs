@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use utoipa::OpenApi;
 
-use crate::routes::{batch, blobs, draw, health, scratch, traces, xlogo};
+use crate::routes::{batch, blobs, draw, health, projects, scratch, traces, xlogo};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -17,11 +17,12 @@ use crate::routes::{batch, blobs, draw, health, scratch, traces, xlogo};
         traces::traces_diff,
         xlogo::xlogo_eval, xlogo::xlogo_prompt,
         draw::draw_eval,
+        projects::validate_handler,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
     ),
     components(schemas(crate::error::ErrorBody, crate::input::ProjectInput, crate::input::BlobRef)),
     tags((name = "service"), (name = "blobs"), (name = "scratch"), (name = "xlogo"),
-        (name = "drawing"), (name = "batch"))
+        (name = "drawing"), (name = "projects"), (name = "batch"))
 )]
 struct Doc;
 

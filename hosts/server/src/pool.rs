@@ -184,7 +184,7 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    #[tokio::test]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn runs_tasks_and_sheds_when_full() {
         let pool = Pool::start(1, 1, 1);
         assert_eq!(pool.run(|| 2 + 2).await.ok(), Some(4));
@@ -200,7 +200,7 @@ mod tests {
             })
             .await
         });
-        started_rx.recv().ok();
+        tokio::task::spawn_blocking(move || started_rx.recv().ok()).await.ok();
         let p = Arc::clone(&pool);
         let queued = tokio::spawn(async move { p.run(|| 1).await });
         while pool.queued() == 0 {

@@ -159,18 +159,29 @@ impl Store {
     /// Opens (creating if needed) the database in `dir` and proves it writable by committing
     /// a write, so a read-only folder or a full disk is reported here, at start-up.
     pub fn open(dir: &Path, fsync: bool) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            let message = format!("cannot create the data folder: {e}");
+        let io_error = |what: &str, e: std::io::Error| {
+            let message = format!("{what}: {e}");
+            let path = dir.to_path_buf();
             match e.kind() {
                 std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
-                    StoreError::ReadOnly { path: dir.to_path_buf(), message }
+                    StoreError::ReadOnly { path, message }
                 }
-                std::io::ErrorKind::StorageFull => {
-                    StoreError::Full { path: dir.to_path_buf(), message }
+                std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+                    StoreError::Full { path, message }
                 }
-                _ => StoreError::Open { path: dir.to_path_buf(), message },
+                _ => StoreError::Open { path, message },
             }
-        })?;
+        };
+        std::fs::create_dir_all(dir).map_err(|e| io_error("cannot create the data folder", e))?;
+        // SQLite's own errors on a read-only or full file system are vague ("unable to open
+        // database file"): try a plain file first.
+        let probe = dir.join(".gobo-write-probe");
+        let written = std::fs::File::create(&probe).and_then(|mut f| {
+            std::io::Write::write_all(&mut f, &[0u8; 64 << 10])?;
+            f.sync_all()
+        });
+        let _ = std::fs::remove_file(&probe);
+        written.map_err(|e| io_error("cannot write in the data folder", e))?;
         let path = dir.join(DB_FILE);
         let fail = |e: rusqlite::Error| StoreError::classify(&path, &e);
         let conn = Connection::open_with_flags(

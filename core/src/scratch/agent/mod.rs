@@ -1,28 +1,37 @@
 //! What an agent sees of a Scratch project and how it edits it, the way ScratchWorld's
 //! composite mode does: the indexed pseudocode observation ([`observe()`]), the scratchblocks
-//! text form, and (next) the 11 composite actions over a project held in memory.
+//! text form, and the 11 composite actions over a project held in memory ([`Session`]).
 //!
 //! `compat` mode reproduces ScratchWorld's browser implementation (scratch-gui 5.1,
 //! scratch-blocks 1.1, scratch-vm 5) as read from its code; `full` mode also shows the blocks
 //! compat hides. `docs/observation.md` and `docs/composite.md` describe both and list where
 //! gobo deliberately differs. Running the project is not here (the VM), nor are files (hosts).
 
+mod actions;
+pub mod args;
 pub mod catalog;
 pub mod collate;
+mod connect;
+mod fields;
 pub mod jsval;
 pub mod menus;
 pub mod observe;
 mod pseudo;
 pub mod scratchblocks;
+pub mod session;
+pub mod shape;
+pub mod toolbox;
 pub mod view;
 
 use alloc::collections::BTreeSet;
 use alloc::vec::Vec;
 
+pub use args::{ActError, Code};
 pub use observe::{
     find_target, observe, observe_ctx, IndexEntry, IndexMode, Observation, ObserveError,
     ObserveMode, Scoped, TargetEntry,
 };
+pub use session::{ActResult, Feedback, Finish, Session, SessionConfig, SessionError};
 
 use crate::scratch::project::{Project, Target};
 use view::{TargetBlocks, VarEntry, VarType};
@@ -34,14 +43,20 @@ pub struct Ctx<'p> {
     pub project: &'p Project,
     /// The editing target's index in `project.targets`.
     pub editing: usize,
-    /// The stage's broadcast messages scratch-vm keeps (those some block names).
-    pub live: BTreeSet<&'p str>,
+    /// The stage's broadcast messages scratch-vm keeps (those some block names) right after
+    /// loading; `None` once a session applies that clean-up to the project itself.
+    pub live: Option<BTreeSet<&'p str>>,
 }
 
 impl<'p> Ctx<'p> {
     /// The context for editing target `editing` of `project`.
     pub fn new(project: &'p Project, editing: usize) -> Self {
-        Ctx { project, editing, live: view::live_broadcasts(project) }
+        Ctx { project, editing, live: Some(view::live_broadcasts(project)) }
+    }
+
+    /// The context of a project held by a session (every message it has is live).
+    pub fn live(project: &'p Project, editing: usize) -> Self {
+        Ctx { project, editing, live: None }
     }
 
     /// The editing target.
@@ -57,7 +72,7 @@ impl<'p> Ctx<'p> {
     /// A target's variable map.
     pub fn vars_of(&self, target: usize) -> Vec<VarEntry<'p>> {
         match self.project.targets.get(target) {
-            Some(t) => view::variables(t, Some(&self.live)),
+            Some(t) => view::variables(t, self.live.as_ref()),
             None => Vec::new(),
         }
     }

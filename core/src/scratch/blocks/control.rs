@@ -108,6 +108,13 @@ impl Vm {
         if self.clone_count >= self.cfg.max_clones || src == self.stage {
             return None;
         }
+        // The clone copies the sprite's local lists (the list budgets count the copies).
+        let lists = &self.insts[src as usize].lists;
+        let items: usize = lists.iter().map(|l| l.len()).sum();
+        let bytes: usize = lists.iter().map(|l| crate::scratch::vm::budget::list_bytes(l)).sum();
+        if !self.spend(items) || !self.list_grow(bytes) {
+            return None;
+        }
         self.clone_count += 1;
         let mut inst = self.insts[src as usize].clone();
         // A clone's drawable is new: its convex hull starts dirty.
@@ -137,6 +144,7 @@ impl Vm {
         if visible {
             self.redraw = true;
         }
+        self.render_changed();
         self.start_hats(crate::scratch::vm::sched::HatSel::StartAsClone, Some(id));
         self.targets.push(id);
         self.exec.push(id);

@@ -25,7 +25,12 @@ impl Vm {
         }
         let c = wrap_clamp(i, 0.0, n.saturating_sub(1) as f64);
         let inst = &mut self.insts[t as usize];
+        let old = inst.costume;
         inst.costume = if c.is_finite() && c >= 0.0 { c as u32 } else { 0 };
+        if inst.costume != old {
+            self.render_changed();
+        }
+        let inst = &self.insts[t as usize];
         if inst.visible {
             self.redraw = true;
             self.visual_change(t);
@@ -83,7 +88,12 @@ impl Vm {
             _ => value,
         };
         let inst = &mut self.insts[t as usize];
+        let old = inst.effects[k];
         inst.effects[k] = v;
+        if old.to_bits() != v.to_bits() {
+            self.render_changed();
+        }
+        let inst = &self.insts[t as usize];
         if inst.visible {
             self.redraw = true;
         }
@@ -112,7 +122,12 @@ impl Vm {
             None => size,
         };
         let inst = &mut self.insts[t as usize];
+        let old = inst.size;
         inst.size = size;
+        if old.to_bits() != size.to_bits() {
+            self.render_changed();
+        }
+        let inst = &self.insts[t as usize];
         if inst.visible {
             self.redraw = true;
             self.visual_change(t);

@@ -132,20 +132,30 @@ impl Blocks for Vm {
             Rop::Join => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
-                o::join(&mut self.text_buf, &a, &b, self.cfg.max_string_len)
+                self.join(&a, &b)
             }
+            // Scanning a string is work in proportion to its length (`Vm::spend`).
             Rop::LetterOf => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
+                if !self.spend(o::str_len(&b)) {
+                    return Value::empty();
+                }
                 o::letter_of(&a, &b)
             }
             Rop::Length => {
                 let a = self.arg_in(img, args, 0, t);
+                if !self.spend(o::str_len(&a)) {
+                    return Value::Num(0.0);
+                }
                 o::length(&a)
             }
             Rop::Contains => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
+                if !self.spend(o::str_len(&a)) {
+                    return Value::Bool(false);
+                }
                 o::contains(&a, &b)
             }
             Rop::Round => {

@@ -172,7 +172,10 @@ impl Vm {
             Sop::IfOnEdgeBounce if self.renders() => self.bounce(t),
             Sop::SetRotationStyle(s) => {
                 if let Some(r) = RotationStyle::parse(s) {
-                    self.insts[t as usize].rotation = r;
+                    if self.insts[t as usize].rotation != r {
+                        self.insts[t as usize].rotation = r;
+                        self.render_changed();
+                    }
                 }
                 if t != self.stage && self.insts[t as usize].visible {
                     self.redraw = true;

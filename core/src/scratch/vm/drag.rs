@@ -124,6 +124,7 @@ impl Vm {
             self.set_visible(t, true);
         }
         self.insts[t as usize].dragging = false;
+        self.render_changed();
         true
     }
 
@@ -159,6 +160,7 @@ impl Vm {
         let (sx, sy) = (x - 240.0, y - 180.0);
         let offset = (i.x - sx, -(i.y + sy));
         i.dragging = true;
+        self.render_changed();
         self.io.drag.active = Some((t, offset.0, offset.1));
         if editor {
             self.set_visible(t, false);

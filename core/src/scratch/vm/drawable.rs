@@ -19,6 +19,8 @@ use crate::scratch::value::cast::to_str_value;
 use crate::scratch::value::Value;
 use crate::scratch::vm::Vm;
 
+use super::touch_memo::Query;
+
 /// Index of the ghost effect.
 const GHOST: usize = 6;
 
@@ -222,6 +224,7 @@ impl Vm {
             let want = (level + 1).min(usize::from(u8::MAX)) as u8;
             if want > *cur {
                 *cur = want;
+                self.render_changed();
             }
         }
     }
@@ -267,7 +270,10 @@ impl Vm {
     /// asked and the fast bounds fall back to the model box until then.
     pub(crate) fn shape_effect_set(&mut self, t: u32) {
         if let Some(i) = self.insts.get_mut(t as usize) {
-            i.draw.set_hull_dirty();
+            if !i.draw.hull_dirty {
+                i.draw.set_hull_dirty();
+                self.render_changed();
+            }
         }
     }
 
@@ -301,12 +307,24 @@ impl Vm {
         }
         self.touch.hull = work;
         let cache = &mut self.insts[t as usize].draw;
+        // A different hull (or key, or a dirty mark cleared) changes the fast bounds other
+        // queries see; remaking the same one, bit for bit (an empty hull is remade on every
+        // request), changes nothing.
+        let same = |a: &[f64; 2], b: &[f64; 2]| a.map(f64::to_bits) == b.map(f64::to_bits);
+        let changed = cache.hull.len() != points.len()
+            || !cache.hull.iter().zip(&points).all(|(a, b)| same(a, b))
+            || cache.hull_key != Some(key)
+            || cache.hull_dirty
+            || cache.hull_reach.to_bits() != reach.to_bits();
         cache.hull = points;
         cache.hull_reach = reach;
         cache.hull_key = Some(key);
         cache.hull_dirty = false;
         cache.bounds_key = None;
         cache.extremes = None;
+        if changed {
+            self.render_changed();
+        }
     }
 
     /// The bounds of the transformed hull, or the model box when there is no hull.
@@ -558,15 +576,17 @@ impl Vm {
     pub(crate) fn touching_sprite(&mut self, t: u32, name: &str) -> bool {
         let Some(first) = self.sprite_by_name(name) else { return false };
         let sprite = self.insts[first as usize].sprite;
-        let mut candidates = core::mem::take(&mut self.scratch_ids);
-        candidates.clear();
-        candidates.extend(self.exec.iter().copied().filter(|&c| {
-            let i = &self.insts[c as usize];
-            i.alive && i.sprite == sprite && !i.dragging
-        }));
-        let hit = self.touching_instances(t, &candidates);
-        self.scratch_ids = candidates;
-        hit
+        self.memo_touch(t, Query::Sprite(sprite), |vm| {
+            let mut candidates = core::mem::take(&mut vm.scratch_ids);
+            candidates.clear();
+            candidates.extend(vm.exec.iter().copied().filter(|&c| {
+                let i = &vm.insts[c as usize];
+                i.alive && i.sprite == sprite && !i.dragging
+            }));
+            let hit = vm.touching_instances(t, &candidates);
+            vm.scratch_ids = candidates;
+            hit
+        })
     }
 
     /// `renderer.pick` at a client point: the topmost visible, not fully ghosted sprite whose
@@ -621,10 +641,12 @@ impl Vm {
                 if matches!(self.io.mouse_x, Value::Undefined) {
                     return false;
                 }
-                let (cx, cy) = self.io.client;
-                self.touching_client_point(t, cx, cy)
+                self.memo_touch(t, Query::Mouse, |vm| {
+                    let (cx, cy) = vm.io.client;
+                    vm.touching_client_point(t, cx, cy)
+                })
             }
-            "_edge_" => self.touching_edge(t),
+            "_edge_" => self.memo_touch(t, Query::Edge, |vm| vm.touching_edge(t)),
             other => self.touching_sprite(t, other),
         }
     }

@@ -358,6 +358,9 @@ impl Vm {
                 }
             }
             self.run_chain(img, body, t);
+            if self.halted() {
+                break LoopExit::Yield;
+            }
             // Back at the loop frame: `stepThread`'s `isLoop` check, one warp-timer check per
             // iteration in warp mode (`Vm::warp_expired_check`), else the thread yields.
             if !warp {

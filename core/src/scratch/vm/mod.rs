@@ -4,7 +4,7 @@
 //! The host owns time and input: [`Vm::step_frame`] advances exactly one virtual frame
 //! (`frame * 1000 / fps` ms) after applying that frame's [`Input`]s, like the reference
 //! harness's `oracle.step`. Work per frame is bounded by *counts* ([`Config`]), never by a
-//! clock. Submodules: [`sched`] (sequencer and hats), [`fast`] (fused forms of common shapes),
+//! clock, and runaway programs halt on the memory and work budgets of [`budget`]. Submodules: [`sched`] (sequencer and hats), [`fast`] (fused forms of common shapes),
 //! [`thread`], [`target`], [`sprite`] (a target's state changes: position, direction,
 //! visibility, bubbles, layers), [`random`], [`io`] (keyboard, mouse, questions, timeouts),
 //! [`eval`] (reporters), [`observe`], [`trig`] (a memo of sine and cosine), [`sound`],
@@ -15,6 +15,7 @@
 //! Block semantics live in `crate::scratch::blocks`, above this module: the VM reaches them
 //! only through `hooks::Blocks`, which that module implements.
 
+pub mod budget;
 pub mod drag;
 pub mod drawable;
 pub mod eval;
@@ -31,6 +32,7 @@ pub mod sprite;
 pub mod target;
 pub mod thread;
 pub mod touch_color;
+pub mod touch_memo;
 pub mod trig;
 
 use alloc::collections::VecDeque;
@@ -41,6 +43,7 @@ use core::fmt;
 
 use crate::scratch::image::{Hat, Image, Lit, Slot, IMAGE_VERSION};
 use crate::scratch::value::Value;
+pub use budget::{Stop, StopReason};
 pub use io::Input;
 pub use observe::Observation;
 use random::Mulberry32;
@@ -64,10 +67,31 @@ pub struct Config {
     pub epoch_ms: f64,
     /// Most clones at once (scratch-vm: 300).
     pub max_clones: u32,
-    /// Most items in a list (scratch-vm: 200,000).
+    /// Most items in a list (scratch-vm: 200,000; a longer list ignores the addition).
     pub max_list_len: usize,
-    /// Longest string `join` builds, in bytes (a memory budget; JavaScript's own is ~2^29).
+    /// Longest string, in UTF-16 code units as JavaScript counts (`join` and list contents);
+    /// default V8's limit [`budget::JS_MAX_STRING_LEN`] (`2^29 - 24`). A longer string halts
+    /// the run ([`budget::StopReason::StringLength`]), where scratch-vm throws `RangeError`.
     pub max_string_len: usize,
+    /// Most bytes held by the items of all lists together (each item: the value's size plus
+    /// its string's UTF-8 bytes); more halts the run ([`budget::StopReason::ListBytes`]).
+    /// Default 512 MiB. scratch-vm has no such limit (a browser tab runs out of memory).
+    pub max_list_bytes: usize,
+    /// Most frames on one thread's stack (custom-block calls nest one frame each); more halts
+    /// the run ([`budget::StopReason::CallDepth`]). Default 1,000,000.
+    pub max_call_depth: usize,
+    /// Most threads at once; more halts the run ([`budget::StopReason::Threads`]). Default
+    /// 100,000.
+    pub max_threads: usize,
+    /// Ceiling of [`Vm::memory_estimate`] (lists, strings in variables, thread stacks),
+    /// checked every 8 MiB of growth (or every eighth of the ceiling, when less); more halts the run ([`budget::StopReason::Memory`]).
+    /// Default 1 GiB.
+    pub max_memory: usize,
+    /// Size-proportional work of one frame, in units (one per byte of string built or
+    /// scanned and per list item scanned, moved or copied); more halts the run
+    /// ([`budget::StopReason::Work`]). Default 2^31 (well under a second of copying).
+    /// Number-only scripts spend none.
+    pub max_frame_work: u64,
     /// Run common shapes (loops and `if`s over plain blocks) inline, see [`fast`]. Observable
     /// behaviour is the same either way; `false` sends every block through the general
     /// path, which the differential tests compare against.
@@ -77,6 +101,11 @@ pub struct Config {
     /// same either way; `false` recomputes them on every query, which the differential tests
     /// compare against.
     pub geometry_cache: bool,
+    /// Keep touching answers (touching a sprite, the edge, the mouse, a colour, colour
+    /// touching colour) per asker until the render state changes ([`touch_memo`]): a script
+    /// polling a query while nothing moves costs a lookup. Observable behaviour is the same
+    /// either way; `false` computes every query, which the differential tests compare against.
+    pub touch_memo: bool,
     /// Slots of the per-VM memo of `Math.sin`/`Math.cos` ([`trig`]; 24 bytes each, allocated
     /// when a move or transform first needs one; 0: no memo). Observable behaviour is the same
     /// for any size.
@@ -101,9 +130,15 @@ impl Default for Config {
             epoch_ms: 1_577_836_800_000.0,
             max_clones: 300,
             max_list_len: 200_000,
-            max_string_len: 1 << 24,
+            max_string_len: budget::JS_MAX_STRING_LEN,
+            max_list_bytes: 512 << 20,
+            max_call_depth: 1_000_000,
+            max_threads: 100_000,
+            max_memory: 1 << 30,
+            max_frame_work: 1 << 31,
             fuse: true,
             geometry_cache: true,
+            touch_memo: true,
             trig_memo: trig::DEFAULT_SLOTS,
             audio: sound::AudioMode::Timed,
             drag: drag::DragStyle::Player,
@@ -266,6 +301,12 @@ pub struct Vm {
     pub(crate) sounds: sound::Sounds,
     /// Recent `Math.sin`/`Math.cos` results ([`trig`]).
     pub(crate) trig: trig::TrigMemo,
+    /// Memory and work budgets ([`budget`]).
+    pub(crate) budget: budget::Budget,
+    /// Bumped by every change a touching answer depends on ([`touch_memo`]); starts at 1.
+    pub(crate) render_epoch: u64,
+    /// Touching answers by asker, query and render epoch ([`touch_memo`]).
+    pub(crate) touch_memo: touch_memo::TouchMemo,
 }
 
 pub(crate) fn lit_value(l: &Lit) -> Value {
@@ -353,6 +394,9 @@ impl Vm {
             pen_size: [480, 360],
             sounds: sound::Sounds::new(img.targets.iter().map(|t| t.sounds.len()), cfg.audio),
             trig: trig::TrigMemo::default(),
+            budget: budget::Budget::default(),
+            render_epoch: 1,
+            touch_memo: touch_memo::TouchMemo::default(),
             cfg,
             img: Rc::new(img),
         };
@@ -390,6 +434,9 @@ impl Vm {
             vm.targets.push(i as u32);
         }
         vm.exec = img.layer_order.clone();
+        let lists: usize =
+            vm.insts.iter().flat_map(|i| &i.lists).map(|l| budget::list_bytes(l)).sum();
+        vm.list_grow(lists);
         Ok(vm)
     }
 

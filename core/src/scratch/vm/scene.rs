@@ -88,6 +88,8 @@ impl Scene for Vm {
 impl Vm {
     /// The pen layer, allocated on first use (`_getPenLayerID`).
     pub(crate) fn pen_layer_mut(&mut self) -> &mut PenLayer {
+        // The caller draws on it (or clears it): `touching color` sees the pen layer.
+        self.render_changed();
         let [w, h] = self.pen_size;
         self.pen_layer.get_or_insert_with(|| PenLayer::new(w, h))
     }

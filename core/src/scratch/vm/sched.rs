@@ -95,7 +95,13 @@ fn eq_upper(a: &str, b: &str) -> bool {
 
 impl Vm {
     /// Advance one virtual frame: apply `inputs`, fire due timeouts, step the runtime.
+    /// After a budget ran out ([`Vm::stopped`]) it does nothing: the frame in which it ran
+    /// out is abandoned and not counted.
     pub fn step_frame(&mut self, inputs: &[Input]) {
+        if self.halted() {
+            return;
+        }
+        self.new_frame_work();
         self.now_ms = (self.frame as f64) * 1000.0 / f64::from(self.cfg.fps.max(1));
         self.events.clear();
         for i in inputs {
@@ -107,6 +113,9 @@ impl Vm {
         self.resume_speakers();
         self.fire_sounds();
         self.step();
+        if self.halted() {
+            return;
+        }
         self.draw_frame();
         self.frame += 1;
     }
@@ -186,7 +195,12 @@ impl Vm {
                     if let Some(l) =
                         self.insts.get_mut(inst as usize).and_then(|i| i.lists.get_mut(k))
                     {
-                        *l = items.iter().map(super::lit_value).collect();
+                        let new: Vec<Value> = items.iter().map(super::lit_value).collect();
+                        let (old, add) =
+                            (super::budget::list_bytes(l), super::budget::list_bytes(&new));
+                        *l = new;
+                        self.list_shrink(old);
+                        self.list_grow(add);
                     }
                 }
             }
@@ -234,6 +248,9 @@ impl Vm {
         let nz = |v: f64| if v == 0.0 || v.is_nan() { f64::MIN_POSITIVE * f64::EPSILON } else { v };
         let cx = nz(self.io.pos.0 + 240.0);
         let cy = nz(180.0 - self.io.pos.1);
+        if self.io.client != (cx, cy) || matches!(self.io.mouse_x, Value::Undefined) {
+            self.render_changed();
+        }
         self.io.client = (cx, cy);
         self.io.mouse_x = Value::Num(mouse_scratch(cx, 480.0, 480.0, -240.0, 240.0));
         self.io.mouse_y = Value::Num(mouse_scratch(cy, -360.0, 360.0, -180.0, 180.0));
@@ -328,13 +345,16 @@ impl Vm {
         self.stop_waiting_sounds(t, true);
         self.exec.retain(|&x| x != t);
         self.targets.retain(|&x| x != t);
+        self.render_changed();
         let inst = &mut self.insts[t as usize];
         if inst.visible {
             self.redraw = true;
         }
         inst.alive = false;
         inst.vars.clear();
+        let freed: usize = inst.lists.iter().map(|l| super::budget::list_bytes(l)).sum();
         inst.lists.clear();
+        self.list_shrink(freed);
         self.free_insts.push(t);
     }
 
@@ -473,6 +493,9 @@ impl Vm {
                     .any(|th| th.target == t && th.top == top && th.status != Status::Done)
                 {
                     continue;
+                }
+                if !self.thread_fits() {
+                    break;
                 }
                 let serial = self.new_serial();
                 self.threads.push(Thread::new(serial, t, top));
@@ -628,6 +651,9 @@ impl Vm {
                 if matches!(th.status, Status::Running | Status::Yield) {
                     self.step_thread();
                     self.th().warp_timer = None;
+                    if self.halted() {
+                        break;
+                    }
                 }
                 let th = self.th();
                 if th.status == Status::Running {
@@ -702,6 +728,9 @@ impl Vm {
                 }
                 Some(Shape::Branch) => self.run_branch(&img, cur, target),
                 _ => self.execute_in(&img, cur, target),
+            }
+            if self.halted() {
+                return;
             }
             let th = self.th();
             match th.status {

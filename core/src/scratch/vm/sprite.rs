@@ -51,6 +51,9 @@ impl Vm {
         i.x = x;
         i.y = y;
         let (visible, pen) = (i.visible, i.pen.is_some());
+        if old_x.to_bits() != x.to_bits() || old_y.to_bits() != y.to_bits() {
+            self.render_changed();
+        }
         if visible {
             self.redraw = true;
             self.visual_change(t);
@@ -66,8 +69,13 @@ impl Vm {
             return;
         }
         let i = &mut self.insts[t as usize];
+        let old = i.direction;
         i.direction = wrap_clamp(d, -179.0, 180.0);
-        if i.visible {
+        let (visible, changed) = (i.visible, old.to_bits() != i.direction.to_bits());
+        if changed {
+            self.render_changed();
+        }
+        if visible {
             self.redraw = true;
             self.visual_change(t);
         }
@@ -104,7 +112,10 @@ impl Vm {
             let i = &self.insts[t as usize];
             i.visible && i.bubble.as_ref().is_some_and(|b| !b.text.is_empty())
         };
-        self.insts[t as usize].visible = show;
+        if self.insts[t as usize].visible != show {
+            self.insts[t as usize].visible = show;
+            self.render_changed();
+        }
         if show {
             self.redraw = true;
         }
@@ -126,7 +137,12 @@ impl Vm {
     /// `RenderedTarget.clearEffects`.
     pub(crate) fn clear_effects(&mut self, t: u32) {
         let inst = &mut self.insts[t as usize];
+        let had = inst.effects.iter().any(|v| v.to_bits() != 0);
         inst.effects = [0.0; 7];
+        if had {
+            self.render_changed();
+        }
+        let inst = &self.insts[t as usize];
         if inst.visible {
             self.redraw = true;
         }
@@ -155,5 +171,8 @@ impl Vm {
         }
         let idx = (libm::trunc(new) as usize).min(self.exec.len());
         self.exec.insert(idx, t);
+        if idx != old {
+            self.render_changed();
+        }
     }
 }

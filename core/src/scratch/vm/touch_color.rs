@@ -8,11 +8,22 @@ use alloc::vec::Vec;
 use crate::scratch::render::touch::{self, relabel, Cand, Rect};
 
 use super::scene::{costume_skin, drawable_of};
+use super::touch_memo::Query;
 use super::Vm;
 
 impl Vm {
-    /// `isTouchingColor(drawable of t, color, mask)`.
+    /// `isTouchingColor(drawable of t, color, mask)`: `touching color?` (no mask) or
+    /// `color (mask) is touching (color)?`, kept in the touching memo.
     pub(crate) fn touching_color(&mut self, t: u32, color: [u8; 3], mask: Option<[u8; 3]>) -> bool {
+        let query = match mask {
+            None => Query::Color(color),
+            Some(m) => Query::ColorColor(color, m),
+        };
+        self.memo_touch(t, query, |vm| vm.touching_color_now(t, color, mask))
+    }
+
+    /// [`Vm::touching_color`] computed.
+    fn touching_color_now(&mut self, t: u32, color: [u8; 3], mask: Option<[u8; 3]>) -> bool {
         // `_touchingBounds` makes the asker's 1× texture, `_candidatesTouching` updates every
         // visible candidate's CPU attributes (its silhouette at its scale), then the asker's.
         self.request_mip(t, [100.0, 100.0]);
@@ -99,6 +110,12 @@ impl Vm {
             if !i.alive || !(i.visible || is_stage) {
                 continue;
             }
+            // Bounds first: a sprite's fast bounds decide whether it is a candidate before
+            // its drawable (an inverse matrix) is made.
+            let known = fast.get(o as usize).copied().flatten();
+            if known.is_some_and(|b| !mine.intersects(&Rect::snapped(b))) {
+                continue;
+            }
             let Some(mut cd) = costume_skin(img, i).and_then(|s| drawable_of(s, i, is_stage, 1.0))
             else {
                 continue;
@@ -106,7 +123,7 @@ impl Vm {
             // No level made yet (under a pixel): an empty silhouette samples transparent.
             let Some((_, sil)) = self.silhouette(o) else { continue };
             cd.sil = sil;
-            let r = Rect::snapped(fast.get(o as usize).copied().flatten().unwrap_or(cd.bounds));
+            let r = Rect::snapped(known.unwrap_or(cd.bounds));
             if mine.intersects(&r) {
                 cands.push((Cand::Costume(cd), mine.intersect(&r)));
             }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -18,8 +18,8 @@ use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
-use crate::error::{ApiError, ApiJson, ErrorBody};
-use crate::jobs::{JobStatus, Kind};
+use crate::error::{ApiError, ApiJson, ApiQuery, ErrorBody};
+use crate::jobs::{JobState, JobStatus, Kind};
 use crate::rows::{JobOptions, RowEval};
 
 /// `POST /v1/batch`.
@@ -72,7 +72,7 @@ pub async fn submit(
     if req.kind == Kind::Draw && !app.engine.drawing.configured() {
         let by_index = req.rows.iter().position(|r| {
             serde_json::from_str::<serde_json::Value>(r.get())
-                .is_ok_and(|v| v.get("task").is_none() && v.get("task_index").is_some())
+                .is_ok_and(|v| gobo::drawing::batch::needs_dataset(&v))
         });
         if let Some(i) = by_index {
             return Err(ApiError::invalid(
@@ -153,7 +153,7 @@ pub struct ResultsQuery {
 pub async fn results(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    Query(q): Query<ResultsQuery>,
+    ApiQuery(q): ApiQuery<ResultsQuery>,
 ) -> Result<Response, ApiError> {
     check_id(&id)?;
     if app.jobs.status(&id).is_none() {
@@ -190,6 +190,13 @@ async fn stream_rows(
             .await;
         let Ok(rows) = rows else { return };
         if rows.is_empty() {
+            if wait {
+                // The stream ends with the job: its last rows are in the database a moment
+                // before their commit is counted in the job's status.
+                while app.jobs.status(&id).is_some_and(|s| s.state == JobState::Running) {
+                    let _ = tokio::time::timeout(Duration::from_secs(2), watch.changed()).await;
+                }
+            }
             return;
         }
         let mut chunk = String::new();
@@ -214,7 +221,7 @@ async fn stream_rows(
         if blocked {
             match app.jobs.status(&id) {
                 None => return,
-                Some(s) if s.state == crate::jobs::JobState::Paused => return,
+                Some(s) if s.state == JobState::Paused => return,
                 Some(_) => {}
             }
             // Wake on the next commit, or look again after a while anyway.

@@ -90,7 +90,7 @@ fn eval(engine: &Engine, req: &DrawEvalRequest) -> Result<Value, ApiError> {
 /// Score a drawing's actions.
 ///
 /// The result object of `gobo draw eval` (`docs/drawing.md`): score, errors, warnings,
-/// criteria, metrics, feedback, `profile`.
+/// criteria, metrics, feedback, `profile` (`gobo::drawing::batch::eval_json`).
 #[utoipa::path(post, path = "/v1/draw/eval", tag = "drawing", request_body = DrawEvalRequest,
     responses((status = 200, description = "The result", body = Object),
         (status = 422, description = "Unusable task, UI or profile", body = ErrorBody)))]

@@ -13,10 +13,10 @@ use axum::Json;
 use base64::Engine as _;
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::suite::Stability;
-use gobo::scratch::trace::{end_line, meta_line, run_frames, MetaInfo};
-use gobo::scratch::vm::{Config, Vm};
+use gobo::scratch::vm::Config;
 use gobo_host::judge::{judge, parse_seeds, TestError, TestJob};
 use gobo_host::project::compile_files;
+use gobo_host::run::{run_trace, RunOptions, Source};
 use gobo_host::stage::render_frames;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -64,10 +64,11 @@ pub struct TestRunRequest {
 
 /// The seed list `seeds` stands for, within `max` seeds.
 pub fn seed_list(seeds: &Seeds, max: usize) -> Result<Vec<u64>, ApiError> {
-    let bad = |m: String| ApiError::invalid("bad_seeds", m).at("seeds");
+    let bad =
+        |e: gobo_host::judge::SeedsError| ApiError::invalid("bad_seeds", e.to_string()).at("seeds");
     let list = match seeds {
-        Seeds::Count(n) => parse_seeds(&n.to_string()).map_err(|e| bad(e.to_string()))?,
-        Seeds::Range(s) => parse_seeds(s).map_err(|e| bad(e.to_string()))?,
+        Seeds::Count(n) => parse_seeds(&n.to_string()).map_err(bad)?,
+        Seeds::Range(s) => parse_seeds(s).map_err(bad)?,
         Seeds::List(v) => v.clone(),
     };
     if list.is_empty() || list.len() > max {
@@ -91,24 +92,21 @@ pub fn run_tests(blobs: &Blobs, limits: &Limits, req: &TestRunRequest) -> Result
         theta_pass: req.theta_pass.unwrap_or(defaults.theta_pass),
         theta_fail: req.theta_fail.unwrap_or(defaults.theta_fail),
     };
-    let traces = req.traces.clone().unwrap_or_default();
+    let no_traces = BTreeMap::new();
     let job = TestJob {
         project: &files,
         suite: &suite,
         seeds: seeds.as_deref(),
         stability,
-        traces: &traces,
+        traces: req.traces.as_ref().unwrap_or(&no_traces),
         max_frames: Some(limits.max_frames),
     };
     match judge(&job) {
         Ok(judged) => Ok(judged.report.to_json()),
         Err(e) => Err(match &e {
             TestError::Suite(_) => ApiError::invalid("bad_suite", e.to_string()).at("suite"),
-            TestError::UnknownTraceCase(name) => {
-                ApiError::invalid("bad_trace", e.to_string()).at(format!("traces.{name}"))
-            }
-            TestError::Trace { case, .. } => {
-                ApiError::invalid("bad_trace", e.to_string()).at(format!("traces.{case}"))
+            TestError::Trace { .. } | TestError::UnknownTraceCase(_) => {
+                ApiError::invalid("bad_trace", e.to_string()).at("traces")
             }
             TestError::FrameBudget { .. } => ApiError::invalid("work_budget", e.to_string()),
             _ => ApiError::invalid("bad_project", e.to_string()).at("project"),
@@ -199,20 +197,20 @@ fn render(engine: &Engine, req: &RenderRequest) -> Result<Value, ApiError> {
     let fps = fps_of(req.fps)?;
     let scenario = scenario_of(req.scenario.as_deref())?;
     let files = project_files(&req.project, &engine.blobs, "project")?;
-    let compiled = compile_files(&files)
+    let loaded = compile_files(&files)
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
-    let config = Config { fps, seed: req.seed.or(scenario.seed).unwrap_or(1), ..Config::default() };
-    let (w, h) = (480 * scale, 360 * scale);
-    let pngs = render_frames(compiled.image, &scenario, config, &req.frames, w, h)
+    let config = Config { seed: req.seed.or(scenario.seed).unwrap_or(1), fps, ..Config::default() };
+    let (width, height) = (480 * scale, 360 * scale);
+    let pngs = render_frames(loaded.image, &scenario, config, &req.frames, width, height)
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
     let engine = base64::engine::general_purpose::STANDARD;
     let frames: Vec<Value> = req
         .frames
         .iter()
-        .zip(pngs)
-        .map(|(f, png)| json!({"frame": f, "png_b64": engine.encode(png)}))
+        .zip(&pngs)
+        .map(|(f, p)| json!({"frame": f, "png_b64": engine.encode(p)}))
         .collect();
-    Ok(json!({"width": w, "height": h, "frames": frames, "warnings": compiled.warnings}))
+    Ok(json!({"width": width, "height": height, "frames": frames, "warnings": loaded.warnings}))
 }
 
 /// Pictures of the stage after chosen frames.
@@ -252,11 +250,16 @@ pub struct RunRequest {
     pub name: Option<String>,
 }
 
-const EPOCH: &str = "2020-01-01T00:00:00Z";
-
 fn run(engine: &Engine, req: &RunRequest) -> Result<String, ApiError> {
     let scenario = scenario_of(req.scenario.as_deref())?;
-    let frames = req.frames.or(scenario.frames).unwrap_or(300);
+    let opts = RunOptions {
+        frames: req.frames,
+        seed: req.seed,
+        fps: fps_of(req.fps)?,
+        until_idle: req.until_idle.unwrap_or(false),
+        ..RunOptions::default()
+    };
+    let frames = opts.frames.or(scenario.frames).unwrap_or(300);
     if frames > engine.limits.max_frames {
         return Err(ApiError::invalid(
             "work_budget",
@@ -264,29 +267,25 @@ fn run(engine: &Engine, req: &RunRequest) -> Result<String, ApiError> {
         )
         .at("frames"));
     }
-    let fps = fps_of(req.fps)?;
     let bytes = project_bytes(&req.project, &engine.blobs, "project")?;
     let files = files_of(&bytes, "project")?;
-    let compiled = compile_files(&files)
+    let loaded = compile_files(&files)
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
-    let config = Config { fps, seed: req.seed.or(scenario.seed).unwrap_or(1), ..Config::default() };
-    let mut vm = Vm::new(compiled.image, config)
-        .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
-    let md5 = gobo::md5::hex(&bytes);
     let name = req.name.as_deref().unwrap_or("project");
-    let info = MetaInfo { project: name, frames, epoch: EPOCH, md5: Some(&md5) };
-    let mut out = meta_line(&vm, &info);
-    out.push('\n');
+    let md5 = Some(gobo::md5::hex(&bytes));
+    let source = Source { project: name, md5: md5.as_deref() };
     let max_bytes = engine.limits.max_trace_bytes;
+    let mut out = String::new();
     let mut over = false;
-    run_frames(&mut vm, &scenario, frames, req.until_idle.unwrap_or(false), &mut |line| {
+    run_trace(loaded.image, &scenario, &opts, source, &mut |line| {
         if out.len() + line.len() < max_bytes {
             out.push_str(line);
             out.push('\n');
         } else {
             over = true;
         }
-    });
+    })
+    .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
     if over {
         return Err(ApiError::invalid(
             "work_budget",
@@ -295,8 +294,6 @@ fn run(engine: &Engine, req: &RunRequest) -> Result<String, ApiError> {
             ),
         ));
     }
-    out.push_str(&end_line(&vm));
-    out.push('\n');
     Ok(out)
 }
 

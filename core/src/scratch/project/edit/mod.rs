@@ -52,6 +52,7 @@
 
 mod decls;
 mod error;
+mod expand;
 mod ids;
 mod new;
 mod store;
