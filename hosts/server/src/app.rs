@@ -1,6 +1,6 @@
 //! The running server's parts and their lifetime: the [`Engine`] context worker threads read
-//! (limits, blobs, the DrawingBench dataset), the worker pool, the database and the batch jobs,
-//! started in order by [`App::start`] (which fails with a clear message on an unusable data
+//! (limits, blobs, the DrawingBench dataset), the worker pool, the database, the batch jobs
+//! and the sessions, started in order by [`App::start`] (which fails with a clear message on an unusable data
 //! folder) and stopped in reverse by [`App::shutdown`].
 
 use std::path::PathBuf;
@@ -14,6 +14,7 @@ use crate::config::{Limits, ServerConfig};
 use crate::jobs::Jobs;
 use crate::pool::Pool;
 use crate::rows::{JobOptions, RowEval};
+use crate::sessions::Sessions;
 use crate::store::{Store, StoreError};
 
 /// Environment variable naming the DrawingBench dataset file (as for `gobo draw`).
@@ -77,6 +78,8 @@ pub struct App {
     pub store: Arc<Store>,
     /// Batch jobs.
     pub jobs: Arc<Jobs>,
+    /// Composite sessions.
+    pub sessions: Arc<Sessions>,
     ready: AtomicBool,
 }
 
@@ -105,7 +108,12 @@ impl App {
             }),
         )?;
         jobs.attach(&pool);
-        let app = App { engine, pool, store, jobs, ready: AtomicBool::new(true) };
+        let sessions = Arc::new(Sessions::load(
+            Arc::clone(&store),
+            limits.max_sessions,
+            limits.session_idle_secs,
+        )?);
+        let app = App { engine, pool, store, jobs, sessions, ready: AtomicBool::new(true) };
         Ok(Arc::new(app))
     }
 

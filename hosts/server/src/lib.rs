@@ -6,8 +6,8 @@
 //! - [`app`]: the running parts and their start-up and shutdown order;
 //! - [`pool`]: the fixed worker threads and their bounded queue (engine work never runs on the
 //!   async runtime's threads);
-//! - [`store`]: the SQLite database (WAL) under `--data`; [`blobs`], [`jobs`] and [`rows`]:
-//!   what is kept in it;
+//! - [`store`]: the SQLite database (WAL) under `--data`; [`blobs`], [`jobs`], [`rows`] and
+//!   [`sessions`]: what is kept in it;
 //! - [`routes`]: the endpoints; [`openapi`]: their OpenAPI 3.1 document; [`error`]: the error
 //!   answers; [`input`]: projects and suites given by value or by reference.
 
@@ -22,6 +22,7 @@ pub mod openapi;
 pub mod pool;
 pub mod routes;
 pub mod rows;
+pub mod sessions;
 pub mod store;
 
 use std::future::Future;

@@ -5,7 +5,9 @@ use std::sync::OnceLock;
 
 use utoipa::OpenApi;
 
-use crate::routes::{batch, blobs, draw, health, projects, scratch, traces, xlogo};
+use crate::routes::{
+    batch, blobs, draw, health, projects, scratch, scratchworld, sessions, traces, xlogo,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -19,10 +21,17 @@ use crate::routes::{batch, blobs, draw, health, projects, scratch, traces, xlogo
         draw::draw_eval,
         projects::validate_handler,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
+        sessions::create, sessions::list, sessions::info, sessions::observation, sessions::act,
+        sessions::run, sessions::stage, sessions::project, sessions::evaluate, sessions::fork,
+        sessions::delete,
+        scratchworld::create, scratchworld::list, scratchworld::info, scratchworld::delete,
+        scratchworld::load_project, scratchworld::composite_execute, scratchworld::evaluate,
+        scratchworld::screenshot,
     ),
     components(schemas(crate::error::ErrorBody, crate::input::ProjectInput, crate::input::BlobRef)),
     tags((name = "service"), (name = "blobs"), (name = "scratch"), (name = "xlogo"),
-        (name = "drawing"), (name = "projects"), (name = "batch"))
+        (name = "drawing"), (name = "projects"), (name = "batch"), (name = "sessions"),
+        (name = "scratchworld", description = "ScratchWorld's own session routes (docs/server.md)"))
 )]
 struct Doc;
 

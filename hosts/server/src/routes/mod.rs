@@ -9,6 +9,8 @@ pub mod draw;
 pub mod health;
 pub mod projects;
 pub mod scratch;
+pub mod scratchworld;
+pub mod sessions;
 pub mod traces;
 pub mod xlogo;
 
@@ -45,6 +47,21 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/batch", post(batch::submit).get(batch::list))
         .route("/v1/batch/{id}", get(batch::status).delete(batch::delete))
         .route("/v1/batch/{id}/results", get(batch::results))
+        .route("/v1/sessions", post(sessions::create).get(sessions::list))
+        .route("/v1/sessions/{id}", get(sessions::info).delete(sessions::delete))
+        .route("/v1/sessions/{id}/observation", get(sessions::observation))
+        .route("/v1/sessions/{id}/act", post(sessions::act))
+        .route("/v1/sessions/{id}/run", post(sessions::run))
+        .route("/v1/sessions/{id}/stage.png", get(sessions::stage))
+        .route("/v1/sessions/{id}/project", get(sessions::project))
+        .route("/v1/sessions/{id}/evaluate", post(sessions::evaluate))
+        .route("/v1/sessions/{id}/fork", post(sessions::fork))
+        .route("/sessions", post(scratchworld::create).get(scratchworld::list))
+        .route("/sessions/{id}", get(scratchworld::info).delete(scratchworld::delete))
+        .route("/sessions/{id}/load_project", post(scratchworld::load_project))
+        .route("/sessions/{id}/composite/execute", post(scratchworld::composite_execute))
+        .route("/sessions/{id}/evaluate", post(scratchworld::evaluate))
+        .route("/sessions/{id}/screenshot", get(scratchworld::screenshot))
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
         .layer(
             ServiceBuilder::new()

@@ -17,6 +17,7 @@ use gobo::scratch::vm::Config;
 use gobo_host::judge::{judge, parse_seeds, TestError, TestJob};
 use gobo_host::project::compile_files;
 use gobo_host::run::{run_trace, RunOptions, Source};
+use gobo_host::sb3::ProjectFiles;
 use gobo_host::stage::render_frames;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -85,20 +86,52 @@ pub fn seed_list(seeds: &Seeds, max: usize) -> Result<Vec<u64>, ApiError> {
 /// `test`.
 pub fn run_tests(blobs: &Blobs, limits: &Limits, req: &TestRunRequest) -> Result<Value, ApiError> {
     let files = project_files(&req.project, blobs, "project")?;
-    let suite = text_of(&req.suite, "suite")?;
-    let seeds = req.seeds.as_ref().map(|s| seed_list(s, limits.max_seeds)).transpose()?;
+    let judging = Judging {
+        suite: &req.suite,
+        seeds: req.seeds.as_ref(),
+        theta_pass: req.theta_pass,
+        theta_fail: req.theta_fail,
+        traces: req.traces.as_ref(),
+    };
+    judge_files(&files, limits, &judging)
+}
+
+/// What a suite is judged with, besides the project.
+#[derive(Debug)]
+pub struct Judging<'a> {
+    /// The suite (an object, or its JSON text).
+    pub suite: &'a RawValue,
+    /// Seeds to rerun under.
+    pub seeds: Option<&'a Seeds>,
+    /// Pass-rate threshold of a passing case with seeds.
+    pub theta_pass: Option<f64>,
+    /// Pass-rate threshold of a stable failure with seeds.
+    pub theta_fail: Option<f64>,
+    /// Recorded traces by case name.
+    pub traces: Option<&'a BTreeMap<String, String>>,
+}
+
+/// Judges project files on a suite: the report of `gobo test --json` (blocking: a worker
+/// thread). Shared with the session endpoints.
+pub fn judge_files(
+    files: &ProjectFiles,
+    limits: &Limits,
+    j: &Judging<'_>,
+) -> Result<Value, ApiError> {
+    let suite = text_of(j.suite, "suite")?;
+    let seeds = j.seeds.map(|s| seed_list(s, limits.max_seeds)).transpose()?;
     let defaults = Stability::default();
     let stability = Stability {
-        theta_pass: req.theta_pass.unwrap_or(defaults.theta_pass),
-        theta_fail: req.theta_fail.unwrap_or(defaults.theta_fail),
+        theta_pass: j.theta_pass.unwrap_or(defaults.theta_pass),
+        theta_fail: j.theta_fail.unwrap_or(defaults.theta_fail),
     };
     let no_traces = BTreeMap::new();
     let job = TestJob {
-        project: &files,
+        project: files,
         suite: &suite,
         seeds: seeds.as_deref(),
         stability,
-        traces: req.traces.as_ref().unwrap_or(&no_traces),
+        traces: j.traces.unwrap_or(&no_traces),
         max_frames: Some(limits.max_frames),
     };
     match judge(&job) {
@@ -151,7 +184,7 @@ pub struct RenderRequest {
     pub fps: Option<u32>,
 }
 
-fn scenario_of(raw: Option<&RawValue>) -> Result<Scenario, ApiError> {
+pub fn scenario_of(raw: Option<&RawValue>) -> Result<Scenario, ApiError> {
     match raw {
         None => Ok(Scenario::green_flag()),
         Some(raw) => {
@@ -162,7 +195,7 @@ fn scenario_of(raw: Option<&RawValue>) -> Result<Scenario, ApiError> {
     }
 }
 
-fn fps_of(fps: Option<u32>) -> Result<u32, ApiError> {
+pub fn fps_of(fps: Option<u32>) -> Result<u32, ApiError> {
     let fps = fps.unwrap_or(30);
     if !(30..=60).contains(&fps) {
         return Err(ApiError::invalid("invalid_request", "fps is 30 to 60").at("fps"));
@@ -251,12 +284,51 @@ pub struct RunRequest {
 }
 
 fn run(engine: &Engine, req: &RunRequest) -> Result<String, ApiError> {
-    let scenario = scenario_of(req.scenario.as_deref())?;
-    let opts = RunOptions {
+    let bytes = project_bytes(&req.project, &engine.blobs, "project")?;
+    let files = files_of(&bytes, "project")?;
+    let params = RunParams {
+        scenario: req.scenario.as_deref(),
         frames: req.frames,
         seed: req.seed,
-        fps: fps_of(req.fps)?,
-        until_idle: req.until_idle.unwrap_or(false),
+        fps: req.fps,
+        until_idle: req.until_idle,
+        name: req.name.as_deref(),
+    };
+    trace_files(engine, &files, &gobo::md5::hex(&bytes), &params)
+}
+
+/// How a run goes, besides the project.
+#[derive(Debug, Default)]
+pub struct RunParams<'a> {
+    /// Scenario (refvm format); default: the green flag at frame 0.
+    pub scenario: Option<&'a RawValue>,
+    /// Frames to run (default: the scenario's, else 300).
+    pub frames: Option<u64>,
+    /// Seed of block randomness.
+    pub seed: Option<u32>,
+    /// Frames per second, 30 to 60.
+    pub fps: Option<u32>,
+    /// Stop after two idle frames once no scenario event is pending.
+    pub until_idle: Option<bool>,
+    /// The project name in the meta line (default `project`).
+    pub name: Option<&'a str>,
+}
+
+/// Runs project files within the frame and trace budgets: the JSON-lines trace of `gobo run
+/// --trace -`, its meta line naming `md5` (blocking: a worker thread). Shared with the session
+/// endpoints.
+pub fn trace_files(
+    engine: &Engine,
+    files: &ProjectFiles,
+    md5: &str,
+    p: &RunParams<'_>,
+) -> Result<String, ApiError> {
+    let scenario = scenario_of(p.scenario)?;
+    let opts = RunOptions {
+        frames: p.frames,
+        seed: p.seed,
+        fps: fps_of(p.fps)?,
+        until_idle: p.until_idle.unwrap_or(false),
         ..RunOptions::default()
     };
     let frames = opts.frames.or(scenario.frames).unwrap_or(300);
@@ -267,13 +339,10 @@ fn run(engine: &Engine, req: &RunRequest) -> Result<String, ApiError> {
         )
         .at("frames"));
     }
-    let bytes = project_bytes(&req.project, &engine.blobs, "project")?;
-    let files = files_of(&bytes, "project")?;
-    let loaded = compile_files(&files)
+    let loaded = compile_files(files)
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
-    let name = req.name.as_deref().unwrap_or("project");
-    let md5 = Some(gobo::md5::hex(&bytes));
-    let source = Source { project: name, md5: md5.as_deref() };
+    let name = p.name.unwrap_or("project");
+    let source = Source { project: name, md5: Some(md5) };
     let max_bytes = engine.limits.max_trace_bytes;
     let mut out = String::new();
     let mut over = false;

@@ -1,0 +1,331 @@
+//! Composite sessions held by the server (`docs/server.md`, "Sessions"): each is a core
+//! [`Session`] plus the blob holding its project's assets, kept in memory and in the
+//! database's `sessions` table (the core's own bytes, [`Session::to_bytes`]), so a restart loses
+//! none: after a restart a session is read back from the database on first use.
+//!
+//! Bounds: at most `max_sessions` live sessions (429 beyond) and an idle expiry (a session not
+//! used for `session_idle_secs` is gone; 0 keeps sessions until deleted). Expired sessions are
+//! swept when a session is made or listed, and refused when looked up. Calls on one session
+//! are serialized: a call holds the session's lock from before its engine work is queued until
+//! its change is committed, so two actions on one session never interleave.
+//!
+//! What does not live here: the HTTP shapes (`routes::sessions`, `routes::scratchworld`) and
+//! the semantics of actions and observations (the core).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::http::StatusCode;
+use gobo::scratch::agent::Session;
+use gobo_host::sb3::ProjectFiles;
+use rusqlite::OptionalExtension;
+use serde::{Deserialize, Serialize};
+use tokio::sync::OwnedMutexGuard;
+
+use crate::app::App;
+use crate::blobs::Blobs;
+use crate::error::ApiError;
+use crate::ids::{new_id, well_formed};
+use crate::input::files_of;
+use crate::store::{now_ms, Store};
+
+/// The prefix of session ids.
+pub const PREFIX: &str = "s";
+
+/// A session in memory.
+#[derive(Debug, Clone)]
+pub struct Live {
+    /// The core session.
+    pub session: Session,
+    /// The blob holding the project it was made from (its assets are the session's assets).
+    pub source: String,
+    /// When it was made (milliseconds since 1970).
+    pub created_ms: i64,
+}
+
+impl Live {
+    /// The project's files as they stand: the session's `project.json` with the source's
+    /// assets (blocking: a worker thread).
+    pub fn files(&self, blobs: &Blobs) -> Result<ProjectFiles, ApiError> {
+        let bytes = blobs.get(&self.source).map_err(ApiError::from)?.ok_or_else(|| {
+            ApiError::internal(format!("the session's project blob {} is missing", self.source))
+        })?;
+        let mut files = files_of(&bytes, "project")?;
+        files.project_json = gobo::scratch::project::save(self.session.project());
+        Ok(files)
+    }
+}
+
+/// What the `config` column holds besides the core session's bytes.
+#[derive(Debug, Serialize, Deserialize)]
+struct Row {
+    source: String,
+}
+
+/// A session's lock and its state.
+#[derive(Debug)]
+pub struct Slot {
+    /// `None` until read back from the database after a restart.
+    live: Option<Live>,
+    /// Deleted or expired while a call waited for the lock.
+    gone: bool,
+}
+
+#[derive(Debug)]
+struct Entry {
+    slot: Arc<tokio::sync::Mutex<Slot>>,
+    used_ms: AtomicI64,
+}
+
+/// Every session.
+#[derive(Debug)]
+pub struct Sessions {
+    store: Arc<Store>,
+    max: usize,
+    idle_ms: i64,
+    map: Mutex<HashMap<String, Arc<Entry>>>,
+}
+
+/// A session locked for one call.
+pub type Locked = OwnedMutexGuard<Slot>;
+
+fn unknown(id: &str) -> ApiError {
+    ApiError::not_found(
+        "unknown_session",
+        format!("no session {id}; create one with POST /v1/sessions"),
+    )
+}
+
+impl Sessions {
+    /// The sessions stored in `store` (their ids and last use; the sessions themselves are
+    /// read on first use).
+    pub fn load(
+        store: Arc<Store>,
+        max: usize,
+        idle_secs: u64,
+    ) -> Result<Sessions, crate::StoreError> {
+        let rows: Vec<(String, i64)> = store.read(|c| {
+            let mut st = c.prepare("SELECT id, used_ms FROM sessions")?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let rows: rusqlite::Result<Vec<(String, i64)>> = rows.collect();
+            rows
+        })?;
+        let map = rows
+            .into_iter()
+            .map(|(id, used)| {
+                let slot = Slot { live: None, gone: false };
+                let entry = Entry {
+                    slot: Arc::new(tokio::sync::Mutex::new(slot)),
+                    used_ms: AtomicI64::new(used),
+                };
+                (id, Arc::new(entry))
+            })
+            .collect();
+        let idle_ms = i64::try_from(idle_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+        Ok(Sessions { store, max, idle_ms, map: Mutex::new(map) })
+    }
+
+    /// The most live sessions.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
+    fn expired(&self, used_ms: i64, now: i64) -> bool {
+        self.idle_ms > 0 && now.saturating_sub(used_ms) > self.idle_ms
+    }
+
+    /// Drops expired sessions; returns the live ids with their last use, oldest first.
+    pub fn sweep(&self) -> Vec<(String, i64)> {
+        let now = now_ms();
+        let mut gone = Vec::new();
+        let mut live = Vec::new();
+        {
+            let mut map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
+            map.retain(|id, e| {
+                let used = e.used_ms.load(Ordering::SeqCst);
+                if self.expired(used, now) {
+                    gone.push((id.clone(), Arc::clone(e)));
+                    false
+                } else {
+                    live.push((id.clone(), used));
+                    true
+                }
+            });
+        }
+        for (id, e) in gone {
+            self.forget(&id, &e);
+        }
+        live.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        live
+    }
+
+    /// Marks a removed entry gone (when its lock is free) and deletes its row.
+    fn forget(&self, id: &str, e: &Entry) {
+        if let Ok(mut slot) = e.slot.try_lock() {
+            slot.gone = true;
+            slot.live = None;
+        }
+        let id = id.to_string();
+        self.store.submit(
+            Box::new(move |c| c.execute("DELETE FROM sessions WHERE id = ?1", [id]).map(drop)),
+            Box::new(|_| {}),
+        );
+    }
+
+    /// Adds `live` as a new session (429 at the cap) and commits it; returns its id.
+    pub async fn insert(&self, live: Live) -> Result<String, ApiError> {
+        self.sweep();
+        let id = new_id(PREFIX);
+        let now = now_ms();
+        {
+            let mut map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
+            if map.len() >= self.max {
+                return Err(ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_sessions",
+                    format!(
+                        "all {} sessions are in use; delete one or wait for one to expire",
+                        self.max
+                    ),
+                ));
+            }
+            let slot = Slot { live: Some(live.clone()), gone: false };
+            let entry = Entry {
+                slot: Arc::new(tokio::sync::Mutex::new(slot)),
+                used_ms: AtomicI64::new(now),
+            };
+            map.insert(id.clone(), Arc::new(entry));
+        }
+        let row = serde_json::to_string(&Row { source: live.source.clone() })
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        let bytes = live.session.to_bytes();
+        let step = live.session.step();
+        let (i, created) = (id.clone(), live.created_ms);
+        let written = self
+            .store
+            .write(move |c| {
+                c.execute(
+                    "INSERT INTO sessions (id, created_ms, used_ms, config, snapshot, step) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    rusqlite::params![i, created, now, row, bytes, step],
+                )
+                .map(drop)
+            })
+            .await;
+        if let Err(e) = written {
+            self.map.lock().unwrap_or_else(PoisonError::into_inner).remove(&id);
+            return Err(e.into());
+        }
+        Ok(id)
+    }
+
+    /// Locks session `id` for one call (404 when unknown, deleted or expired).
+    pub async fn lock(&self, id: &str) -> Result<Locked, ApiError> {
+        if !well_formed(PREFIX, id) {
+            return Err(unknown(id));
+        }
+        let entry = self.map.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned();
+        let entry = entry.ok_or_else(|| unknown(id))?;
+        if self.expired(entry.used_ms.load(Ordering::SeqCst), now_ms()) {
+            self.map.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
+            self.forget(id, &entry);
+            return Err(ApiError::not_found(
+                "session_expired",
+                format!("session {id} expired after {} s unused", self.idle_ms / 1000),
+            ));
+        }
+        entry.used_ms.store(now_ms(), Ordering::SeqCst);
+        let slot = Arc::clone(&entry.slot).lock_owned().await;
+        if slot.gone {
+            return Err(unknown(id));
+        }
+        Ok(slot)
+    }
+
+    /// Deletes session `id` on a worker thread; returns the steps it used.
+    pub async fn remove(self: &Arc<Self>, app: &Arc<App>, id: &str) -> Result<u32, ApiError> {
+        let mut slot = self.lock(id).await?;
+        let (me, i) = (Arc::clone(self), id.to_string());
+        app.pool
+            .run(move || {
+                let steps = me.ensure(&i, &mut slot)?.session.step();
+                slot.gone = true;
+                slot.live = None;
+                me.map.lock().unwrap_or_else(PoisonError::into_inner).remove(&i);
+                me.store
+                    .write_blocking(move |c| {
+                        c.execute("DELETE FROM sessions WHERE id = ?1", [i]).map(drop)
+                    })
+                    .map_err(ApiError::from)?;
+                Ok::<u32, ApiError>(steps)
+            })
+            .await?
+    }
+
+    /// The session in `slot`, read from the database if this process has not used it yet
+    /// (blocking on a first use: call from a worker thread).
+    pub fn ensure<'s>(&self, id: &str, slot: &'s mut Locked) -> Result<&'s mut Live, ApiError> {
+        if slot.live.is_none() {
+            let i = id.to_string();
+            let row: Option<(String, Vec<u8>, i64)> = self
+                .store
+                .read(move |c| {
+                    c.query_row(
+                        "SELECT config, snapshot, created_ms FROM sessions WHERE id = ?1",
+                        [i],
+                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    )
+                    .optional()
+                })
+                .map_err(ApiError::from)?;
+            let (config, snapshot, created_ms) = row.ok_or_else(|| unknown(id))?;
+            let row: Row = serde_json::from_str(&config)
+                .map_err(|e| ApiError::internal(format!("stored session {id}: {e}")))?;
+            let session = Session::from_bytes(&snapshot)
+                .map_err(|e| ApiError::internal(format!("stored session {id}: {e}")))?;
+            slot.live = Some(Live { session, source: row.source, created_ms });
+        }
+        slot.live.as_mut().ok_or_else(|| unknown(id))
+    }
+
+    /// Commits the session in `slot` (after a change; blocking: a worker thread).
+    pub fn save(&self, id: &str, live: &Live) -> Result<(), ApiError> {
+        let row = serde_json::to_string(&Row { source: live.source.clone() })
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        let bytes = live.session.to_bytes();
+        let step = live.session.step();
+        let i = id.to_string();
+        self.store
+            .write_blocking(move |c| {
+                c.execute(
+                    "UPDATE sessions SET used_ms = ?2, config = ?3, snapshot = ?4, step = ?5 WHERE id = ?1",
+                    rusqlite::params![i, now_ms(), row, bytes, step],
+                )
+                .map(drop)
+            })
+            .map_err(ApiError::from)
+    }
+
+    /// Runs `f` on session `id` on a worker thread, holding the session's lock throughout;
+    /// when `f` reports a change, it is committed before the answer.
+    pub async fn call<R: Send + 'static>(
+        self: &Arc<Self>,
+        app: &Arc<App>,
+        id: &str,
+        f: impl FnOnce(&mut Live, &App) -> Result<(R, bool), ApiError> + Send + 'static,
+    ) -> Result<R, ApiError> {
+        let mut slot = self.lock(id).await?;
+        let (me, a, i) = (Arc::clone(self), Arc::clone(app), id.to_string());
+        app.pool
+            .run(move || {
+                let live = me.ensure(&i, &mut slot)?;
+                let (r, changed) = f(live, &a)?;
+                if changed {
+                    me.save(&i, live)?;
+                }
+                drop(slot);
+                Ok::<R, ApiError>(r)
+            })
+            .await?
+    }
+}
