@@ -20,6 +20,8 @@ pub mod sched;
 pub mod sound;
 pub mod target;
 pub mod thread;
+#[cfg(feature = "tier")]
+mod tier;
 pub mod trig;
 
 use alloc::collections::VecDeque;
@@ -61,6 +63,11 @@ pub struct Config {
     /// behaviour is the same either way; `false` sends every block through the general
     /// path, which the differential tests compare against.
     pub fuse: bool,
+    /// Run loops whose blocks are all variables, lists, operators, `if`s and loops through
+    /// the register tier (`vm::tier`, built with the cargo feature `tier`, on by default).
+    /// Observable behaviour is the same either way; `false` leaves every loop to the
+    /// interpreter, which the differential tests compare against.
+    pub tier: bool,
     /// Keep each drawable's position-free transform and its hull bounds between queries
     /// (`vm::drawable`), and recent sines and cosines ([`trig`]). Observable behaviour is the
     /// same either way; `false` recomputes them on every query, which the differential tests
@@ -92,6 +99,7 @@ impl Default for Config {
             max_list_len: 200_000,
             max_string_len: 1 << 24,
             fuse: true,
+            tier: true,
             geometry_cache: true,
             trig_memo: trig::DEFAULT_SLOTS,
             audio: sound::AudioMode::Timed,
@@ -255,6 +263,9 @@ pub struct Vm {
     pub(crate) sounds: sound::Sounds,
     /// Recent `Math.sin`/`Math.cos` results ([`trig`]).
     pub(crate) trig: trig::TrigMemo,
+    /// Loops compiled to register code (`vm::tier`).
+    #[cfg(feature = "tier")]
+    pub(crate) tier: tier::Tier,
 }
 
 pub(crate) fn lit_value(l: &Lit) -> Value {
@@ -293,7 +304,11 @@ impl Vm {
         let makey = crate::scratch::blocks::makeymakey::MakeyState::new(
             img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == Hat::MakeyCode)),
         );
+        #[cfg(feature = "tier")]
+        let tier = tier::Tier::new(&img, &consts, cfg.tier);
         let mut vm = Vm {
+            #[cfg(feature = "tier")]
+            tier,
             consts,
             consts_num,
             insts: Vec::new(),
@@ -419,6 +434,26 @@ impl Vm {
     /// Non-monitor threads in the thread list (what the trace calls `threads`).
     pub fn thread_count(&self) -> usize {
         self.threads.len()
+    }
+
+    /// Loop statements the register tier compiled (0 when [`Config::tier`] is off or the
+    /// cargo feature `tier` is not built).
+    pub fn tier_regions(&self) -> usize {
+        #[cfg(feature = "tier")]
+        return self.tier.len();
+        #[cfg(not(feature = "tier"))]
+        0
+    }
+
+    /// Without the register tier no loop has a region.
+    #[cfg(not(feature = "tier"))]
+    #[inline(always)]
+    pub(crate) fn run_tier(
+        &mut self,
+        _cur: crate::scratch::image::StmtId,
+        _warp: bool,
+    ) -> Option<fast::LoopExit> {
+        None
     }
 
     /// Read a variable slot as seen from `inst`.
