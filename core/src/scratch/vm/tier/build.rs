@@ -11,7 +11,9 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::code::{Op, Reg, Region, Step, BOOL, BOXED, CANON, MAX_NESTING, MAX_OPS, MAX_REGS, NUM};
+use super::code::{
+    ArithOp, Cmp, Op, Reg, Region, Step, BOOL, BOXED, CANON, MAX_NESTING, MAX_OPS, MAX_REGS, NUM,
+};
 use super::exec::Cell;
 use crate::scratch::image::{Expr, ExprId, Image, Rop, Slot, Sop, StmtId};
 use crate::scratch::value::number::{parse_js_number, JsNum};
@@ -142,7 +144,8 @@ impl<'a> Builder<'a> {
         let local_global_overlap =
             overlap(&mut self.vars.iter().map(|v| v.0)) || overlap(&mut self.lists.iter().copied());
         Ok(Region {
-            code: core::mem::take(&mut self.code),
+            code: super::exec::lower(&self.code),
+            ops: core::mem::take(&mut self.code),
             vars: core::mem::take(&mut self.vars),
             lists: core::mem::take(&mut self.lists),
             params: core::mem::take(&mut self.params),
@@ -174,6 +177,8 @@ impl<'a> Builder<'a> {
             Op::Jump { to: t }
             | Op::JumpIf { to: t, .. }
             | Op::JumpIfNot { to: t, .. }
+            | Op::JumpCmp { to: t, .. }
+            | Op::JumpCmpK { to: t, .. }
             | Op::Repeat { exit: t, .. }
             | Op::ForEach { exit: t, .. },
         ) = self.code.get_mut(at as usize)
@@ -307,9 +312,20 @@ impl<'a> Builder<'a> {
                 let a = self.input(args, 0)?;
                 if *op == Rop::Mod {
                     if let Some(k) = args.get(1).and_then(|&e| self.whole_literal(e)) {
-                        return self
-                            .emit(Op::ModK { d, a, k, inv: 1.0 / libm::fabs(f64::from(k)) })
-                            .map(drop);
+                        let m = super::exec::fastmod(k);
+                        return self.emit(Op::ModK { d, a, k, m }).map(drop);
+                    }
+                }
+                if let Some(k) = self.literal_number(args.get(1).copied()) {
+                    let op = match op {
+                        Rop::Add => Some(ArithOp::Add),
+                        Rop::Sub => Some(ArithOp::Sub),
+                        Rop::Mul => Some(ArithOp::Mul),
+                        Rop::Div => Some(ArithOp::Div),
+                        _ => None,
+                    };
+                    if let Some(op) = op {
+                        return self.emit(Op::ArithK { d, a, k, op }).map(drop);
                     }
                 }
                 let b = self.input(args, 1)?;
@@ -373,6 +389,86 @@ impl<'a> Builder<'a> {
             _ => return Err(Reject),
         };
         self.emit(op).map(drop)
+    }
+
+    /// The number a literal `e` is compared as, when `Cast.compare` compares it with any
+    /// plain number that is not NaN as that number: a number literal (not NaN) or a number
+    /// spelling ([`CANON`]).
+    fn compares_as_number(&self, e: ExprId) -> Option<f64> {
+        let Some(Expr::Const(k)) = self.img.exprs.get(e as usize) else { return None };
+        let cell = literal(self.consts.get(*k as usize)?);
+        (matches!(cell.tag, NUM | CANON) && !cell.n.is_nan()).then_some(cell.n)
+    }
+
+    /// Whether evaluating reporter `e` again has no effect (no random draw) and gives the
+    /// same value while nothing is written: then a `repeat` need not evaluate its count once
+    /// counting.
+    fn pure(&self, e: ExprId, depth: u32) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        match self.img.exprs.get(e as usize) {
+            Some(Expr::Const(_) | Expr::Var(_) | Expr::Param(..)) => true,
+            Some(Expr::Op(op, start, n)) => {
+                let ok = matches!(
+                    op,
+                    Rop::Add
+                        | Rop::Sub
+                        | Rop::Mul
+                        | Rop::Div
+                        | Rop::Mod
+                        | Rop::Round
+                        | Rop::MathOp(_)
+                        | Rop::Lt
+                        | Rop::Gt
+                        | Rop::Eq
+                        | Rop::And
+                        | Rop::Or
+                        | Rop::Not
+                        | Rop::Length
+                        | Rop::LengthOfList(_)
+                );
+                ok && self.inputs(*start, *n).iter().all(|&a| self.pure(a, depth + 1))
+            }
+            _ => false,
+        }
+    }
+
+    /// `Cast.toNumber` of input `e` when it is a literal.
+    fn literal_number(&self, e: Option<ExprId>) -> Option<f64> {
+        let Some(Expr::Const(k)) = self.img.exprs.get(e? as usize) else { return None };
+        Some(crate::scratch::value::cast::to_number(self.consts.get(*k as usize)?))
+    }
+
+    /// Emit a jump (its target patched later) taken when condition input 0 of `args`,
+    /// cast to a boolean, is `when`: a comparison (or its `not`) jumps on the comparison
+    /// itself. Returns the jump's index.
+    fn jump_on(&mut self, args: &[ExprId], when: bool) -> Res<u32> {
+        let img: &'a Image = self.img;
+        match args.first().and_then(|&e| img.exprs.get(e as usize)) {
+            Some(Expr::Op(Rop::Not, start, n)) => {
+                let inner = self.inputs(*start, *n);
+                self.jump_on(inner, !when)
+            }
+            Some(Expr::Op(op @ (Rop::Lt | Rop::Gt | Rop::Eq), start, n)) => {
+                let inner = self.inputs(*start, *n);
+                let a = self.input(inner, 0)?;
+                let cmp = match op {
+                    Rop::Lt => Cmp::Lt,
+                    Rop::Gt => Cmp::Gt,
+                    _ => Cmp::Eq,
+                };
+                if let Some(k) = inner.get(1).and_then(|&e| self.compares_as_number(e)) {
+                    return self.emit(Op::JumpCmpK { a, k, cmp, when, to: 0 });
+                }
+                let b = self.input(inner, 1)?;
+                self.emit(Op::JumpCmp { a, b, cmp, when, to: 0 })
+            }
+            _ => {
+                let a = self.input(args, 0)?;
+                self.emit(if when { Op::JumpIf { a, to: 0 } } else { Op::JumpIfNot { a, to: 0 } })
+            }
+        }
     }
 
     /// A literal `e` whose number is whole with `0 < |k| < 2^31` (the divisor of
@@ -440,8 +536,13 @@ impl<'a> Builder<'a> {
             Sop::ChangeVar(slot) => {
                 self.see(id)?;
                 let d = self.var(*slot)?;
-                let a = self.input(args, 0)?;
-                self.emit(Op::Change { d, a })?;
+                match self.literal_number(args.first().copied()) {
+                    Some(k) => self.emit(Op::ChangeK { d, k })?,
+                    None => {
+                        let a = self.input(args, 0)?;
+                        self.emit(Op::Change { d, a })?
+                    }
+                };
             }
             Sop::AddToList(s) => {
                 self.see(id)?;
@@ -487,8 +588,7 @@ impl<'a> Builder<'a> {
                 if self.path.len() >= MAX_NESTING {
                     return Err(Reject);
                 }
-                let a = self.input(args, 0)?;
-                let skip = self.emit(Op::JumpIfNot { a, to: 0 })?;
+                let skip = self.jump_on(args, false)?;
                 self.temp = mark;
                 self.path.push(Step { stmt: id, is_loop: false, counter: None });
                 self.chain(st.branch[0])?;
@@ -546,20 +646,15 @@ impl<'a> Builder<'a> {
                 let a = self.input(args, 0)?;
                 Some(self.emit(Op::ForEach { c: counter.unwrap_or(0), v, a, exit: 0 })?)
             }
-            Sop::While => {
-                let a = self.input(args, 0)?;
-                Some(self.emit(Op::JumpIfNot { a, to: 0 })?)
-            }
-            Sop::RepeatUntil => {
-                let a = self.input(args, 0)?;
-                Some(self.emit(Op::JumpIf { a, to: 0 })?)
-            }
+            Sop::While => Some(self.jump_on(args, false)?),
+            Sop::RepeatUntil => Some(self.jump_on(args, true)?),
             _ => None,
         };
         self.temp = mark;
         if !root {
             self.path.push(Step { stmt: id, is_loop: true, counter });
         }
+        let body = self.here();
         self.chain(st.branch[0])?;
         let path = if root {
             0
@@ -569,7 +664,12 @@ impl<'a> Builder<'a> {
             self.path.pop();
             p
         };
-        self.emit(Op::LoopEnd { head, path })?;
+        // A `repeat` whose count does nothing when evaluated again counts down at its end.
+        let pure = args.first().is_none_or(|&e| self.pure(e, 0));
+        match (st.op.clone(), counter) {
+            (Sop::Repeat, Some(c)) if pure => self.emit(Op::RepeatEnd { c, body, path })?,
+            _ => self.emit(Op::LoopEnd { head, path })?,
+        };
         if let Some(at) = exit {
             let end = self.here();
             self.patch(at, end);

@@ -14,7 +14,7 @@ use crate::scratch::image::ops::MathFn;
 use crate::scratch::image::{Slot, StmtId};
 use crate::scratch::value::Value;
 
-use super::exec::Cell;
+use super::exec::{Cell, Ins};
 
 /// A register index.
 pub(crate) type Reg = u8;
@@ -57,11 +57,15 @@ pub(crate) enum Op {
     Div { d: Reg, a: Reg, b: Reg },
     /// `d = a mod b` (floored, as scratch-vm).
     Mod { d: Reg, a: Reg, b: Reg },
-    /// `d = a mod k` for a literal `k`, `inv = 1 / |k|`: the same number as [`Op::Mod`], with
-    /// the remainder from a multiplication by `inv`.
-    ModK { d: Reg, a: Reg, k: i32, inv: f64 },
+    /// `d = a op k` for a literal `k` (already cast).
+    ArithK { d: Reg, a: Reg, k: f64, op: ArithOp },
+    /// `d = a mod k` for a literal `k` (`0 < |k| < 2^31`; `m`: its `fastmod` factor): the
+    /// same number as [`Op::Mod`], with the remainder from multiplications.
+    ModK { d: Reg, a: Reg, k: i32, m: u64 },
     /// `d = toNumber(d) + toNumber(a)` (`change [d] by (a)`).
     Change { d: Reg, a: Reg },
+    /// `d = toNumber(d) + k` (`change [d] by (literal)`, the literal already cast).
+    ChangeK { d: Reg, k: f64 },
     /// `d = round(a)` (JavaScript `Math.round`).
     Round { d: Reg, a: Reg },
     /// `d = mathop f (a)`.
@@ -120,6 +124,11 @@ pub(crate) enum Op {
     JumpIfNot { a: Reg, to: u32 },
     /// Go to `to` if `Cast.toBoolean(a)`.
     JumpIf { a: Reg, to: u32 },
+    /// Go to `to` when the comparison `a cmp b` (`Cast.compare`) is `when` (an `if`, `while`
+    /// or `repeat until` whose condition is a comparison, or its `not`).
+    JumpCmp { a: Reg, b: Reg, cmp: Cmp, when: bool, to: u32 },
+    /// [`Op::JumpCmp`] against a literal that compares as the number `k` (not NaN).
+    JumpCmpK { a: Reg, k: f64, cmp: Cmp, when: bool, to: u32 },
     /// `repeat (n)` at its block: the counter `c` (NaN: not started) is set from `n` when not
     /// started, then counts down; when it is spent the loop is over (`c` back to NaN) and
     /// control goes to `exit`.
@@ -132,8 +141,36 @@ pub(crate) enum Op {
     /// when it goes on, control goes to `head`; when it yields, the thread's frames are
     /// rebuilt from `path`.
     LoopEnd { head: u32, path: PathId },
+    /// [`Op::LoopEnd`] of a `repeat` whose count is a literal or a variable (evaluating it
+    /// again does nothing), followed by its [`Op::Repeat`]: the counter (started) counts down
+    /// and control goes back to `body`, or the loop is over and control goes on.
+    RepeatEnd { c: Reg, body: u32, path: PathId },
     /// The region's loop is over.
     Done,
+}
+
+/// The operation of [`Op::ArithK`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+}
+
+/// A comparison of [`Op::JumpCmp`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cmp {
+    /// `<`
+    Lt,
+    /// `>`
+    Gt,
+    /// `=`
+    Eq,
 }
 
 /// A frame below the region's own loop frame, rebuilt when the region yields inside it: the
@@ -150,7 +187,9 @@ pub(crate) struct Step {
 #[derive(Clone, Debug)]
 pub(crate) struct Region {
     /// The code; it starts at the loop's head.
-    pub code: Vec<Op>,
+    pub ops: Vec<Op>,
+    /// The same, ready to run.
+    pub code: Vec<Ins>,
     /// Variables and the register each lives in while the region runs.
     pub vars: Vec<(Slot, Reg)>,
     /// Lists, by list register.

@@ -157,6 +157,8 @@ impl Vm {
             ticks_per_frame: self.cfg.ticks_per_frame,
             turbo: self.cfg.turbo,
             redraw: self.redraw,
+            exit: Exit::Done,
+            ops: &region.ops,
         };
         let exit = exec::run(&region.code, regs, &mut env, 0);
         let (checks, expired) = (env.checks, env.warp_expired);
