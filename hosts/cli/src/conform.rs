@@ -1,6 +1,7 @@
 //! `gobo conform`: run scratch-vm's execute-fixture protocol (SAY `plan N` / `pass` / `fail` /
 //! `end`) on `.sb3` files and folders (recursively). `.sb2` files are listed as skipped.
-//! One line per fixture, then `N passed, N failed`.
+//! One line per fixture, then `N passed, N failed`. Exit 0 when every fixture passed, 1 when
+//! some failed (an unreadable file fails), 2 when a path is missing or no fixture was found.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,22 +25,25 @@ pub struct ConformArgs {
     pub fps: u32,
 }
 
-fn collect(p: &Path, out: &mut Vec<PathBuf>) {
+fn collect(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     if p.is_dir() {
         let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
             Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-            Err(_) => return,
+            Err(e) => return Err(format!("{}: {e}", p.display())),
         };
         entries.sort();
         for e in entries {
-            collect(&e, out);
+            collect(&e, out)?;
         }
+    } else if !p.exists() {
+        return Err(format!("{}: no such file or folder", p.display()));
     } else if p
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("sb3") || e.eq_ignore_ascii_case("sb2"))
     {
         out.push(p.to_path_buf());
     }
+    Ok(())
 }
 
 /// The verdict line for one fixture and whether it passed (None: skipped).
@@ -76,7 +80,16 @@ pub fn check_one(path: &Path, cfg: &Config, max_frames: u64) -> (String, Option<
 pub fn run(a: ConformArgs) -> ExitCode {
     let mut files = Vec::new();
     for p in &a.paths {
-        collect(p, &mut files);
+        if let Err(e) = collect(p, &mut files) {
+            return crate::exit::bad_input("conform", e);
+        }
+    }
+    if files.is_empty() {
+        let paths: Vec<String> = a.paths.iter().map(|p| p.display().to_string()).collect();
+        return crate::exit::bad_input(
+            "conform",
+            format!("no .sb3 or .sb2 fixture found in {}", paths.join(", ")),
+        );
     }
     // The reference harness has no audio engine and no GUI (nothing drags).
     let cfg = Config {
@@ -95,10 +108,15 @@ pub fn run(a: ConformArgs) -> ExitCode {
             None => {}
         }
     }
-    println!("{passed} passed, {failed} failed");
-    if failed == 0 {
-        ExitCode::SUCCESS
+    let skipped = files.len() - (passed + failed) as usize;
+    if skipped > 0 {
+        println!("{passed} passed, {failed} failed, {skipped} skipped");
     } else {
-        ExitCode::from(1)
+        println!("{passed} passed, {failed} failed");
     }
+    if passed + failed == 0 {
+        // Only skipped files (Scratch 2): nothing was checked.
+        return crate::exit::bad_input("conform", "no fixture could be run (all were skipped)");
+    }
+    crate::exit::verdict(failed as usize)
 }

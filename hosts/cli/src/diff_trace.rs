@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gobo::scratch::diff::{diff_traces, DiffOptions, DiffReport, Signal};
-use serde_json::json;
 
 #[derive(Debug, Args)]
 pub struct DiffTraceArgs {
@@ -50,7 +49,7 @@ pub fn run(args: DiffTraceArgs) -> ExitCode {
         }
     };
     if args.json {
-        println!("{}", to_json(&report));
+        println!("{}", report.to_json());
     } else {
         print_text(&report);
     }
@@ -59,32 +58,6 @@ pub fn run(args: DiffTraceArgs) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
-}
-
-fn to_json(r: &DiffReport) -> serde_json::Value {
-    let signals: serde_json::Map<String, serde_json::Value> = r
-        .signals
-        .iter()
-        .map(|s| {
-            let v = json!({
-                "discrepancy": s.discrepancy,
-                "frames_differing": s.frames_differing,
-                "first_frame": s.first_frame,
-            });
-            (s.signal.name().to_string(), v)
-        })
-        .collect();
-    json!({
-        "identical": r.identical(),
-        "frames_a": r.frames_a,
-        "frames_b": r.frames_b,
-        "checkpoints": r.checkpoints,
-        "first_divergence": r.first.as_ref().map(|d| json!({
-            "frame": d.frame, "path": d.path, "a": d.a, "b": d.b,
-        })),
-        "signals": signals,
-        "drift": r.drift,
-    })
 }
 
 fn print_text(r: &DiffReport) {

@@ -5,14 +5,19 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod act;
 mod conform;
 mod diff_trace;
 mod draw;
+mod exit;
+mod observe;
 mod pack;
 mod project_input;
 mod render;
 mod run;
+mod serve;
 mod test;
+mod validate;
 mod xlogo;
 
 #[derive(Debug, Parser)]
@@ -46,6 +51,14 @@ enum Command {
     Conform(conform::ConformArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
+    /// Check a Scratch project's structure: blocks, references, custom blocks, assets (docs/patches.md).
+    Validate(validate::ValidateArgs),
+    /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
+    Observe(observe::ObserveArgs),
+    /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
+    Serve(serve::ServeArgs),
+    /// Replay a ScratchWorld composite-mode trajectory on a project and write the result (docs/composite.md).
+    Act(act::ActArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,5 +77,9 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Test(args) => test::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Observe(args) => observe::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Act(args) => act::run(args),
     }
 }

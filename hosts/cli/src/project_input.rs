@@ -1,29 +1,52 @@
 //! Reading a Scratch project argument (`project.json`, a folder holding one, or `.sb3`) and
-//! compiling it; shared by `gobo run` and `gobo conform`.
+//! compiling it (`gobo_host::project`); shared by `gobo run`, `render`, `test` and `conform`.
 
 use std::path::Path;
 
-use gobo::scratch::compile::compile;
 use gobo::scratch::image::Image;
-use gobo::scratch::project::{load_with, LoadOptions};
-use gobo_host::skins::{attach_skins, SkinOptions};
+use gobo_host::project::compile_files;
+use gobo_host::sb3::{ProjectFiles, Sb3Error};
 
-/// Load and compile a project with its costume skins. Like scratch-vm, a dangling, shared or
-/// cyclic block reference does not stop the project from loading: the reference is dropped
-/// and a warning printed; a missing or undecodable costume gets the default costume, with a
-/// warning.
+/// Reads a project's files.
+pub fn load_files(path: &Path) -> Result<ProjectFiles, String> {
+    gobo_host::sb3::load_path(path).map_err(|e| match e {
+        // These name the file already.
+        Sb3Error::Io { .. } | Sb3Error::NotZip { .. } | Sb3Error::MissingProjectJson { .. } => {
+            e.to_string()
+        }
+        e => format!("{}: {e}", path.display()),
+    })
+}
+
+/// Loads and compiles a project with its costume skins, printing each warning (a dropped
+/// block reference, a costume replaced by the default one) to stderr.
 pub fn load_image(path: &Path) -> Result<Image, String> {
-    let files = gobo_host::sb3::load_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let options = LoadOptions { repair_references: true };
-    let project =
-        load_with(&files.project_json, &options).map_err(|e| format!("{}: {e}", path.display()))?;
-    for warning in &project.warnings {
-        eprintln!("gobo: warning: {}: {warning}", path.display());
+    compile_path(path, &load_files(path)?)
+}
+
+/// Loads and compiles a project without printing its warnings (a second load in one run).
+pub fn load_image_quiet(path: &Path) -> Result<Image, String> {
+    let files = load_files(path)?;
+    compile_files(&files).map(|c| c.image).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Compiles files read from `path` (named in messages), printing each warning; missing
+/// assets are reported once, in one line.
+pub fn compile_path(path: &Path, files: &ProjectFiles) -> Result<Image, String> {
+    let compiled = compile_files(files).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut missing = 0usize;
+    for warning in &compiled.warnings {
+        if warning.contains("is missing (using the default costume)") {
+            missing += 1;
+        } else {
+            eprintln!("gobo: warning: {}: {warning}", path.display());
+        }
     }
-    let mut image = compile(&project).map_err(|e| format!("{}: {e}", path.display()))?;
-    let skin_options = SkinOptions::default();
-    for warning in attach_skins(&mut image, &project, &files, &skin_options) {
-        eprintln!("gobo: warning: {}: {warning}", path.display());
+    if missing > 0 {
+        eprintln!(
+            "gobo: warning: {}: {missing} costume(s) name a missing asset and show the default costume",
+            path.display()
+        );
     }
-    Ok(image)
+    Ok(compiled.image)
 }

@@ -9,10 +9,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gobo::scratch::suite::{
-    load_suite, model::Suite, run_case, run_suite, CaseVerdict, ProjectFacts, SeedReport,
-    Stability, SuiteReport, TraceSubject, VmSubject,
+    load_suite, model::Suite, run_case, ProjectFacts, SeedReport, Stability, SuiteReport,
+    TraceSubject,
 };
 use gobo_host::batch::{run_batch, BatchOptions};
+use gobo_host::judge::{parse_seeds, Report, TestError, TestJob};
 use serde_json::{json, Value as Json};
 
 #[derive(Debug, Args)]
@@ -56,28 +57,19 @@ pub struct TestArgs {
 
 pub fn run(args: TestArgs) -> ExitCode {
     if let (Some(manifest), Some(out)) = (&args.batch, &args.out) {
-        let opts = BatchOptions { jobs: args.jobs, progress: true };
+        let opts = BatchOptions { jobs: args.jobs, ..BatchOptions::default() };
         let base = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
         let stability = Stability { theta_pass: args.theta_pass, theta_fail: args.theta_fail };
-        return match run_batch(manifest, out, &opts, |row| batch_row(row, &base, stability)) {
+        let mut failed = 0;
+        let eval = |row: &Json| batch_row(row, &base, stability);
+        let visit =
+            |row: &Json| failed += usize::from(row.get("success") != Some(&Json::Bool(true)));
+        return match run_batch(manifest, out, &opts, eval, visit) {
             Ok(report) => {
-                let failed = report
-                    .rows
-                    .iter()
-                    .filter(|r| r.get("success") != Some(&Json::Bool(true)))
-                    .count();
-                eprintln!(
-                    "gobo test: {} rows ({} run, {} already done), {failed} not passing",
-                    report.rows.len(),
-                    report.ran,
-                    report.skipped
-                );
-                ExitCode::SUCCESS
+                crate::exit::batch_summary("test", &report, failed);
+                crate::exit::verdict(failed)
             }
-            Err(e) => {
-                eprintln!("gobo test: {e}");
-                ExitCode::from(2)
-            }
+            Err(e) => crate::exit::bad_input("test", e),
         };
     }
     let (Some(project), Some(suite)) = (&args.project, &args.suite) else {
@@ -126,7 +118,7 @@ pub fn run(args: TestArgs) -> ExitCode {
     }
 }
 
-/// One (project, suite) pair to judge.
+/// One (project, suite) pair to judge, by file.
 struct Job {
     project: PathBuf,
     suite: PathBuf,
@@ -146,8 +138,7 @@ fn read(path: &Path) -> Result<String, String> {
 }
 
 fn load(job: &Job) -> Result<(Suite, ProjectFacts), String> {
-    let files = gobo_host::sb3::load_path(&job.project)
-        .map_err(|e| format!("{}: {e}", job.project.display()))?;
+    let files = crate::project_input::load_files(&job.project)?;
     let project = String::from_utf8(files.project_json)
         .map_err(|_| format!("{}: project.json is not UTF-8", job.project.display()))?;
     let suite = read(&job.suite)?;
@@ -161,71 +152,39 @@ fn load(job: &Job) -> Result<(Suite, ProjectFacts), String> {
     Ok((suite, facts))
 }
 
-/// `R` → 1..=R, `A..B` → A..=B.
-fn parse_seeds(spec: &str) -> Result<Vec<u64>, String> {
-    let bad = || format!("--seeds takes R or A..B, got '{spec}'");
-    let (a, b) = match spec.split_once("..") {
-        Some((a, b)) => (
-            a.trim().parse::<u64>().map_err(|_| bad())?,
-            b.trim().trim_start_matches('=').parse::<u64>().map_err(|_| bad())?,
-        ),
-        None => (1, spec.trim().parse::<u64>().map_err(|_| bad())?),
-    };
-    if a > b || b - a >= 100_000 {
-        return Err(bad());
-    }
-    Ok((a..=b).collect())
-}
-
-/// Runs every case once under `seed`: on the VM, or on the recorded traces when some are given
-/// (then only the traced cases are judged).
-fn run_once(
-    job: &Job,
-    suite: &Suite,
-    facts: &ProjectFacts,
-    seed: u64,
-) -> Result<SuiteReport, String> {
-    if job.traces.is_empty() {
-        let img = crate::project_input::load_image(&job.project)?;
-        let cases =
-            run_suite(suite, facts, seed, |seed| VmSubject::new(img.clone(), suite.fps, seed));
-        return Ok(SuiteReport { cases });
-    }
-    let mut cases: Vec<CaseVerdict> = Vec::new();
-    for case in &suite.cases {
-        let Some(path) = job.traces.get(&case.name) else { continue };
-        let mut subject = TraceSubject::new(&read(path)?, true)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        cases.push(run_case(case, suite.fps, facts, &mut subject));
-    }
-    Ok(SuiteReport { cases })
-}
-
+/// Reads the job's files and judges them (`gobo_host::judge`).
 fn judge(job: &Job) -> Result<Outcome, String> {
-    let (suite, facts) = load(job)?;
-    match &job.seeds {
-        None => {
-            let report = run_once(job, &suite, &facts, suite.seed)?;
-            Ok(Outcome {
-                success: report.success(),
-                json: report.to_json(suite.fps),
-                text: text_report(&report),
-            })
-        }
-        Some(spec) => {
-            let seeds = parse_seeds(spec)?;
-            let runs = seeds
-                .iter()
-                .map(|&s| run_once(job, &suite, &facts, s))
-                .collect::<Result<Vec<_>, _>>()?;
-            let report = SeedReport::new(&seeds, &runs, job.stability);
-            Ok(Outcome {
-                success: report.success(),
-                json: report.to_json(),
-                text: text_seed_report(&report),
-            })
-        }
+    let files = crate::project_input::load_files(&job.project)?;
+    let suite = read(&job.suite)?;
+    let mut traces = BTreeMap::new();
+    for (case, path) in &job.traces {
+        traces.insert(case.clone(), read(path)?);
     }
+    let seeds = job.seeds.as_deref().map(parse_seeds).transpose().map_err(|e| e.to_string())?;
+    let test = TestJob {
+        project: &files,
+        suite: &suite,
+        seeds: seeds.as_deref(),
+        stability: job.stability,
+        traces: &traces,
+        max_frames: None,
+    };
+    let judged = gobo_host::judge::judge(&test).map_err(|e| match e {
+        TestError::Suite(e) => format!("{}: {e}", job.suite.display()),
+        TestError::Trace { case, message } => format!("{}: {message}", job.traces[&case].display()),
+        TestError::UnknownTraceCase(name) => {
+            format!("--trace names no case of the suite: '{name}'")
+        }
+        e => format!("{}: {e}", job.project.display()),
+    })?;
+    for warning in &judged.warnings {
+        eprintln!("gobo: warning: {}: {warning}", job.project.display());
+    }
+    let text = match &judged.report {
+        Report::Once { report, .. } => text_report(report),
+        Report::Seeds(report) => text_seed_report(report),
+    };
+    Ok(Outcome { success: judged.report.success(), json: judged.report.to_json(), text })
 }
 
 fn text_report(r: &SuiteReport) -> String {
@@ -318,18 +277,5 @@ fn batch_row(row: &Json, base: &Path, stability: Stability) -> Json {
     match job.and_then(|job| judge(&job)) {
         Ok(outcome) => outcome.json,
         Err(e) => json!({ "error": e }),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_seeds;
-
-    #[test]
-    fn seeds_specs() {
-        assert_eq!(parse_seeds("3"), Ok(vec![1, 2, 3]));
-        assert_eq!(parse_seeds("5..7"), Ok(vec![5, 6, 7]));
-        assert!(parse_seeds("7..5").is_err());
-        assert!(parse_seeds("x").is_err());
     }
 }

@@ -1,10 +1,16 @@
-//! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` archives, asset decoding
-//! into the program image's costume skins, PNG output and resumable parallel batch runs.
-//! Hosts adapt I/O; no semantics live here.
+//! std adapters shared by gobo's hosts (CLI, HTTP server, Python package): `.sb3` archives,
+//! asset decoding into the program image's costume skins, compiling project files, runs with
+//! their trace lines, judging suites on files held in memory, stage PNGs, PNG output, and
+//! parallel batch runs (resumable over files, or in memory). Hosts adapt I/O; no semantics
+//! live here.
 
 pub mod batch;
 pub mod costume;
 mod costume_svg;
+pub mod judge;
 pub mod png;
+pub mod project;
+pub mod run;
 pub mod sb3;
 pub mod skins;
+pub mod stage;

@@ -56,6 +56,11 @@ pub enum Sb3Error {
         /// The error.
         source: io::Error,
     },
+    /// A file named `.sb3` that is not a zip archive at all.
+    NotZip {
+        /// The file.
+        path: PathBuf,
+    },
     /// The archive is not a readable zip file.
     Zip {
         /// What the zip reader reported.
@@ -113,6 +118,11 @@ impl fmt::Display for Sb3Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Sb3Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Sb3Error::NotZip { path } => write!(
+                f,
+                "{}: not a zip archive (an .sb3 file is a zip of project.json and its assets)",
+                path.display()
+            ),
             Sb3Error::Zip { message } => write!(f, "not a readable .sb3 (zip) archive: {message}"),
             Sb3Error::TooManyEntries { count, limit } => {
                 write!(f, "archive lists {count} entries, more than the limit of {limit}")
@@ -178,6 +188,9 @@ pub fn load_path_with(path: &Path, limits: &Limits) -> Result<ProjectFiles, Sb3E
         // The compressed archive is never larger than what it may inflate to.
         let bytes = read_capped(path, limits.max_total_bytes)?;
         return read_sb3(&bytes, limits);
+    }
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sb3")) {
+        return Err(Sb3Error::NotZip { path: path.to_path_buf() });
     }
     let dir = path.parent().unwrap_or(Path::new("."));
     load_folder(path, dir, limits)
@@ -343,6 +356,22 @@ pub fn read_sb3(bytes: &[u8], limits: &Limits) -> Result<ProjectFiles, Sb3Error>
     let project_json = project_json
         .ok_or_else(|| Sb3Error::MissingProjectJson { path: PathBuf::from("project.json") })?;
     Ok(ProjectFiles { project_json, assets })
+}
+
+/// Reads a project held in memory: an `.sb3` archive (bytes starting with the zip signature
+/// `PK`) or the bytes of a bare `project.json` (anything else; parsing it is the core's job),
+/// which must fit [`Limits::max_entry_bytes`].
+pub fn read_bytes(bytes: &[u8], limits: &Limits) -> Result<ProjectFiles, Sb3Error> {
+    if bytes.starts_with(b"PK") {
+        return read_sb3(bytes, limits);
+    }
+    if bytes.len() as u64 > limits.max_entry_bytes {
+        return Err(Sb3Error::EntryTooLarge {
+            name: "project.json".to_string(),
+            limit: limits.max_entry_bytes,
+        });
+    }
+    Ok(ProjectFiles { project_json: bytes.to_vec(), assets: BTreeMap::new() })
 }
 
 /// Checks that every costume and sound `project.json` names is present and that each costume

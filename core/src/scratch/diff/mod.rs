@@ -12,6 +12,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use serde_json::json;
+
 pub use parse::TraceError;
 pub use signals::Signal;
 
@@ -80,6 +82,34 @@ impl DiffReport {
     /// True when no field differs.
     pub fn identical(&self) -> bool {
         self.first.is_none() && self.frames_a == self.frames_b
+    }
+
+    /// The report object of `gobo diff-trace --json` and `POST /v1/traces/diff`
+    /// (`docs/trace-diff.md`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let signals: serde_json::Map<String, serde_json::Value> = self
+            .signals
+            .iter()
+            .map(|s| {
+                let v = json!({
+                    "discrepancy": s.discrepancy,
+                    "frames_differing": s.frames_differing,
+                    "first_frame": s.first_frame,
+                });
+                (String::from(s.signal.name()), v)
+            })
+            .collect();
+        json!({
+            "identical": self.identical(),
+            "frames_a": self.frames_a,
+            "frames_b": self.frames_b,
+            "checkpoints": self.checkpoints,
+            "first_divergence": self.first.as_ref().map(|d| json!({
+                "frame": d.frame, "path": d.path, "a": d.a, "b": d.b,
+            })),
+            "signals": signals,
+            "drift": self.drift,
+        })
     }
 }
 

@@ -8,18 +8,23 @@
 //! references resolved to [`BlockIdx`] and checked to form a forest, so the compiler can walk
 //! them without recursion or cycle checks. Opcodes are not validated here.
 //!
+//! Editing the model in place keeps these invariants: [`edit`].
+//!
 //! What does not live here: reading `.sb3` archives and assets (the `gobo-host` crate),
 //! compiling blocks (the compiler), running them (the VM).
 
 mod blocks;
+pub mod edit;
 mod error;
 mod json;
 mod load;
 mod load_blocks;
 mod model;
+pub mod patch;
 mod read;
 mod refs;
 mod save;
+pub mod validate;
 
 pub use blocks::{
     Block, BlockForm, BlockIdx, Blocks, Field, Input, InputKind, InputValue, Mutation, Primitive,

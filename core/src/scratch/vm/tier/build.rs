@@ -1,7 +1,8 @@
 //! The tier's compiler: a loop statement of the program image, with everything nested in it,
 //! to a [`Region`] of register code, when every block in it is one the tier runs (variables,
-//! lists, operators, `if`, the loops, the hidden counter); any other block (or a hoisted
-//! input, or more registers than [`MAX_REGS`]) leaves the loop to the interpreter.
+//! list items and lengths, operators on numbers, comparisons and logic, `if`, the loops, the
+//! hidden counter); any other block (one the run budgets account, a hoisted input, or more
+//! registers than [`MAX_REGS`]) leaves the loop to the interpreter.
 //!
 //! Inputs are compiled in the order the VM's block implementations evaluate them, so random
 //! draws happen in the same order. Variables, lists, parameters and literals get fixed
@@ -337,15 +338,7 @@ impl<'a> Builder<'a> {
                     _ => Op::Mod { d, a, b },
                 }
             }
-            Rop::Gt
-            | Rop::Lt
-            | Rop::Eq
-            | Rop::And
-            | Rop::Or
-            | Rop::Join
-            | Rop::LetterOf
-            | Rop::Contains
-            | Rop::Random => {
+            Rop::Gt | Rop::Lt | Rop::Eq | Rop::And | Rop::Or | Rop::Random => {
                 let a = self.input(args, 0)?;
                 let b = self.input(args, 1)?;
                 match op {
@@ -354,29 +347,16 @@ impl<'a> Builder<'a> {
                     Rop::Eq => Op::Eq { d, a, b },
                     Rop::And => Op::And { d, a, b },
                     Rop::Or => Op::Or { d, a, b },
-                    Rop::Join => Op::Join { d, a, b },
-                    Rop::LetterOf => Op::Letter { d, a, b },
-                    Rop::Contains => Op::Contains { d, a, b },
                     _ => Op::Random { d, a, b },
                 }
             }
             Rop::Not => Op::Not { d, a: self.input(args, 0)? },
-            Rop::Length => Op::Length { d, a: self.input(args, 0)? },
             Rop::Round => Op::Round { d, a: self.input(args, 0)? },
             Rop::MathOp(f) => Op::Math { d, a: self.input(args, 0)?, f: *f },
-            Rop::ListContents(s) => Op::Contents { d, l: self.list(*s)? },
             Rop::LengthOfList(s) => Op::ListLen { d, l: self.list(*s)? },
             Rop::ItemOfList(s) => {
                 let l = self.list(*s)?;
                 Op::Item { d, l, a: self.input(args, 0)? }
-            }
-            Rop::ItemNumOfList(s) => {
-                let l = self.list(*s)?;
-                Op::ItemNum { d, l, a: self.input(args, 0)? }
-            }
-            Rop::ListContains(s) => {
-                let l = self.list(*s)?;
-                Op::ListHas { d, l, a: self.input(args, 0)? }
             }
             Rop::Counter => Op::Counter { d },
             Rop::Unimplemented => {
@@ -425,7 +405,6 @@ impl<'a> Builder<'a> {
                         | Rop::And
                         | Rop::Or
                         | Rop::Not
-                        | Rop::Length
                         | Rop::LengthOfList(_)
                 );
                 ok && self.inputs(*start, *n).iter().all(|&a| self.pure(a, depth + 1))
@@ -543,37 +522,6 @@ impl<'a> Builder<'a> {
                         self.emit(Op::Change { d, a })?
                     }
                 };
-            }
-            Sop::AddToList(s) => {
-                self.see(id)?;
-                let l = self.list(*s)?;
-                let a = self.input(args, 0)?;
-                self.emit(Op::ListAdd { l, a })?;
-            }
-            Sop::DeleteOfList(s) => {
-                self.see(id)?;
-                let l = self.list(*s)?;
-                let a = self.input(args, 0)?;
-                self.emit(Op::ListDelete { l, a })?;
-            }
-            Sop::DeleteAllOfList(s) => {
-                self.see(id)?;
-                let l = self.list(*s)?;
-                self.emit(Op::ListClear { l })?;
-            }
-            Sop::InsertAtList(s) => {
-                self.see(id)?;
-                let l = self.list(*s)?;
-                let item = self.input(args, 0)?;
-                let index = self.input(args, 1)?;
-                self.emit(Op::ListInsert { l, item, index })?;
-            }
-            Sop::ReplaceItemOfList(s) => {
-                self.see(id)?;
-                let l = self.list(*s)?;
-                let index = self.input(args, 0)?;
-                let item = self.input(args, 1)?;
-                self.emit(Op::ListReplace { l, index, item })?;
             }
             Sop::IncrCounter => {
                 self.see(id)?;

@@ -82,36 +82,12 @@ pub(crate) enum Op {
     Or { d: Reg, a: Reg, b: Reg },
     /// `d = not a`.
     Not { d: Reg, a: Reg },
-    /// `d = join a b`.
-    Join { d: Reg, a: Reg, b: Reg },
-    /// `d = letter a of b`.
-    Letter { d: Reg, a: Reg, b: Reg },
-    /// `d = length of a`.
-    Length { d: Reg, a: Reg },
-    /// `d = a contains b`.
-    Contains { d: Reg, a: Reg, b: Reg },
     /// `d = pick random a to b`.
     Random { d: Reg, a: Reg, b: Reg },
     /// `d = item a of list l`.
     Item { d: Reg, l: Reg, a: Reg },
-    /// `d = item # of a in list l`.
-    ItemNum { d: Reg, l: Reg, a: Reg },
     /// `d = length of list l`.
     ListLen { d: Reg, l: Reg },
-    /// `d = list l contains a`.
-    ListHas { d: Reg, l: Reg, a: Reg },
-    /// `d = list l` (its contents as text).
-    Contents { d: Reg, l: Reg },
-    /// `add a to list l`.
-    ListAdd { l: Reg, a: Reg },
-    /// `delete a of list l`.
-    ListDelete { l: Reg, a: Reg },
-    /// `delete all of list l`.
-    ListClear { l: Reg },
-    /// `insert item at index of list l`.
-    ListInsert { l: Reg, item: Reg, index: Reg },
-    /// `replace item index of list l with item`.
-    ListReplace { l: Reg, index: Reg, item: Reg },
     /// `d = counter` (`control_get_counter`).
     Counter { d: Reg },
     /// `control_incr_counter`.

@@ -4,7 +4,6 @@
 //! functions, or, for numbers, does the same floating-point operations in the same order);
 //! only where values live differs.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::code::{ArithOp, Cmp, Op, PathId, Reg, BOOL, BOXED, CANON, MAX_REGS, NUM};
@@ -77,10 +76,7 @@ impl Regs {
 #[derive(Debug)]
 pub(crate) struct Env<'a> {
     pub rng: &'a mut Mulberry32,
-    pub text: &'a mut String,
     pub counter: &'a mut f64,
-    pub max_string_len: usize,
-    pub max_list_len: usize,
     /// Warp mode: loop ends count warp-timer checks.
     pub warp: bool,
     /// Warp-timer checks made by this thread in this step, and the budget.
@@ -310,7 +306,6 @@ fn lower_one(op: Op) -> Ins {
         Op::Gt { d, a, b } => ins(h_cmp::<GT>, d, a, b, 0, 0),
         Op::Eq { d, a, b } => ins(h_cmp::<EQ>, d, a, b, 0, 0),
         Op::Item { d, l, a } => ins(h_item, d, a, l, 0, 0),
-        Op::ListReplace { l, index, item } => ins(h_replace, l, index, item, 0, 0),
         Op::Jump { to } => ins(h_jump, 0, 0, 0, to, 0),
         Op::JumpIfNot { a, to } => ins(h_jump_if::<false>, 0, a, 0, to, 0),
         Op::JumpIf { a, to } => ins(h_jump_if::<true>, 0, a, 0, to, 0),
@@ -465,19 +460,6 @@ fn h_item(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
                 set_num(g, ins.d, n);
                 return pc + 1;
             }
-        }
-    }
-    general(g, env, ins, pc)
-}
-
-/// `replace item a of list d with b`.
-fn h_replace(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
-    let c = g.r[usize::from(ins.b)];
-    let len = g.lists.get(usize::from(ins.d)).map_or(0, Vec::len);
-    if let (NUM, Some(i)) = (c.tag, plain_index(g, ins.a, len)) {
-        if let Some(slot) = g.lists.get_mut(usize::from(ins.d)).and_then(|x| x.get_mut(i)) {
-            *slot = Value::Num(c.n);
-            return pc + 1;
         }
     }
     general(g, env, ins, pc)
@@ -707,22 +689,6 @@ fn general(g: &mut Regs, env: &mut Env<'_>, _: &Ins, pc: usize) -> usize {
             let t = !truthy(r, b, a);
             r[usize::from(d)] = Cell { n: f64::from(u8::from(t)), tag: BOOL };
         }
-        Op::Join { d, a, b: c } => {
-            let v = o::join(env.text, &seen(r, b, a), &seen(r, b, c), env.max_string_len);
-            put(r, b, d, v);
-        }
-        Op::Letter { d, a, b: c } => {
-            let v = o::letter_of(&seen(r, b, a), &seen(r, b, c));
-            put(r, b, d, v);
-        }
-        Op::Length { d, a } => {
-            let v = o::length(&seen(r, b, a));
-            put(r, b, d, v);
-        }
-        Op::Contains { d, a, b: c } => {
-            let v = o::contains(&seen(r, b, a), &seen(r, b, c));
-            put(r, b, d, v);
-        }
         Op::Random { d, a, b: c } => {
             let v = o::random(&seen(r, b, a), &seen(r, b, c), env.rng);
             put(r, b, d, v);
@@ -732,52 +698,9 @@ fn general(g: &mut Regs, env: &mut Env<'_>, _: &Ins, pc: usize) -> usize {
             let v = data::item(list, &seen(r, b, a), env.rng);
             put(r, b, d, v);
         }
-        Op::ItemNum { d, l, a } => {
-            let list = lists.get(usize::from(l)).map_or(&[][..], Vec::as_slice);
-            let v = data::item_num(list, &seen(r, b, a));
-            put(r, b, d, v);
-        }
         Op::ListLen { d, l } => {
             let n = lists.get(usize::from(l)).map_or(0, Vec::len) as f64;
             r[usize::from(d)] = Cell { n, tag: NUM };
-        }
-        Op::ListHas { d, l, a } => {
-            let list = lists.get(usize::from(l)).map_or(&[][..], Vec::as_slice);
-            let v = data::contains(list, &seen(r, b, a));
-            put(r, b, d, v);
-        }
-        Op::Contents { d, l } => {
-            let list = lists.get(usize::from(l)).map_or(&[][..], Vec::as_slice);
-            let v = data::contents(list, env.max_string_len);
-            put(r, b, d, v);
-        }
-        Op::ListAdd { l, a } => {
-            let v = seen(r, b, a).clone();
-            if let Some(list) = lists.get_mut(usize::from(l)) {
-                data::add(list, v, env.max_list_len);
-            }
-        }
-        Op::ListDelete { l, a } => {
-            if let Some(list) = lists.get_mut(usize::from(l)) {
-                data::delete(list, &seen(r, b, a), env.rng);
-            }
-        }
-        Op::ListClear { l } => {
-            if let Some(list) = lists.get_mut(usize::from(l)) {
-                list.clear();
-            }
-        }
-        Op::ListInsert { l, item, index } => {
-            let v = seen(r, b, item).clone();
-            if let Some(list) = lists.get_mut(usize::from(l)) {
-                data::insert(list, v, &seen(r, b, index), env.max_list_len, env.rng);
-            }
-        }
-        Op::ListReplace { l, index, item } => {
-            let v = seen(r, b, item).clone();
-            if let Some(list) = lists.get_mut(usize::from(l)) {
-                data::replace(list, &seen(r, b, index), v, env.rng);
-            }
         }
         Op::Counter { d } => r[usize::from(d)] = Cell { n: *env.counter, tag: NUM },
         Op::IncrCounter => *env.counter += 1.0,

@@ -1,5 +1,5 @@
-//! The register tier: loops whose blocks are all variables, lists, operators, `if`s and
-//! loops (the compute part of a project) compiled, when the VM starts, to typed register
+//! The register tier: loops whose blocks are all variables, list reads, number, comparison
+//! and logic operators, `if`s and loops (the compute part of a project) compiled, when the VM starts, to typed register
 //! code ([`code`]) that a small interpreter ([`exec`]) runs instead of the block tree.
 //!
 //! A *region* is one loop statement with everything nested in it ([`build`]). The sequencer
@@ -19,6 +19,11 @@
 //! calls them for strings, lists and anything not a plain number). `Config::tier = false`
 //! leaves every loop to the interpreter; the differential tests compare both. The cargo
 //! feature `tier` (on by default) builds it; the classroom-kit firmware leaves it out.
+//!
+//! Blocks that the run budgets ([`budget`](super::budget)) account (`join`, `letter of`,
+//! `length of`, `contains`, list changes and scans) are not compiled: a loop holding one
+//! runs in the interpreter, so every budget halts the run at the same block with the tier
+//! on or off.
 
 mod build;
 mod code;
@@ -144,10 +149,7 @@ impl Vm {
             && self.img.monitors.is_empty();
         let mut env = Env {
             rng: &mut self.rng,
-            text: &mut self.text_buf,
             counter: &mut self.counter,
-            max_string_len: self.cfg.max_string_len,
-            max_list_len: self.cfg.max_list_len,
             warp,
             checks,
             warp_limit: self.cfg.warp_checks,

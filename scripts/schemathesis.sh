@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Fuzzes gobo serve's HTTP API with schemathesis (PyPI) from its own /v1/openapi.json: every
+# generated request must get an answer that is not a server error (no 5xx). Time-bounded.
+#   scripts/schemathesis.sh [SECONDS]      (default 90; needs python3 with venv)
+# Installs schemathesis into target/schemathesis-venv on first use; builds the debug gobo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-90}"
+venv=target/schemathesis-venv
+if [ ! -x "$venv/bin/schemathesis" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q 'schemathesis>=4,<5'
+fi
+cargo build -q -p gobo-cli --locked
+data="$(mktemp -d)"
+log="$data/serve.log"
+./target/debug/gobo serve --addr 127.0.0.1:0 --data "$data/db" 2>"$log" &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"' EXIT
+addr=""
+for _ in $(seq 1 100); do
+    addr="$(grep -o 'http://[0-9.:]*' "$log" | head -1 || true)"
+    [ -n "$addr" ] && break
+    sleep 0.1
+done
+[ -n "$addr" ] || { echo "gobo serve did not start:"; cat "$log"; exit 1; }
+"$venv/bin/schemathesis" run "$addr/v1/openapi.json" \
+    --checks not_a_server_error --max-time "$seconds" --request-timeout 60 --workers 2 \
+    --suppress-health-check all --no-color
