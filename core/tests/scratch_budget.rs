@@ -136,3 +136,36 @@ fn memory_estimate_counts_what_the_program_holds() {
     vm.step_frame(&[]);
     assert_eq!(vm.frame(), f);
 }
+
+/// Every runaway program halts identically with the register tier on and off (same stop,
+/// same trace lines, same end line), with small budgets and with tiny ones.
+#[test]
+fn runaways_halt_the_same_with_the_tier_on_or_off() {
+    let tiny = Config {
+        max_string_len: 1000,
+        max_list_bytes: 64 * 1024,
+        max_memory: MIB,
+        max_call_depth: 500,
+        ..Config::default()
+    };
+    for name in ["join_doubling", "list_of_big_strings", "recursion"] {
+        for base in [small(), tiny.clone()] {
+            let path = format!(
+                "{}/tests/fixtures/scratch/runaway/{name}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let bytes = std::fs::read(&path).expect("fixture");
+            let [on, off] = [true, false].map(|tier| {
+                let img = compile(&load(&bytes).expect("load")).expect("compile");
+                let mut vm = Vm::new(img, Config { tier, ..base.clone() }).expect("vm");
+                let mut lines = Vec::new();
+                run_frames(&mut vm, &Scenario::green_flag(), 300, false, &mut |l| {
+                    lines.push(l.to_string())
+                });
+                (vm.stopped().cloned(), lines, end_line(&vm))
+            });
+            assert!(off.0.is_some(), "{name} ran 300 frames unhalted");
+            assert_eq!(on, off, "{name}: tier on vs off");
+        }
+    }
+}

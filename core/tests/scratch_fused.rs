@@ -3,7 +3,8 @@
 //! to general ones) runs twice, with `Config::fuse` on and off, under several warp-check and
 //! tick budgets; the trace lines (every frame's state) and the number of random draws must be
 //! identical. The fused forms (`vm::fast`) promise exactly scratch-vm's behaviour, including
-//! where warp loops run out of warp checks.
+//! where warp loops run out of warp checks. The register tier (`Config::tier`) is off in both
+//! runs here (`scratch_tier.rs` compares it with the interpreter).
 
 use std::path::{Path, PathBuf};
 
@@ -71,7 +72,9 @@ fn fused_forms_equal_the_general_path() {
             None => Scenario::green_flag(),
         };
         for (warp_checks, ticks) in budgets {
-            let cfg = Config { warp_checks, ticks_per_frame: ticks, ..Config::default() };
+            // The register tier off: it would take the compute loops from both paths.
+            let cfg =
+                Config { warp_checks, ticks_per_frame: ticks, tier: false, ..Config::default() };
             let general = run(&bytes, &sc, Config { fuse: false, ..cfg.clone() }, 45);
             let fused = run(&bytes, &sc, cfg, 45);
             let at = general.0.iter().zip(&fused.0).position(|(a, b)| a != b);

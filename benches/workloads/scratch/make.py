@@ -215,6 +215,328 @@ def warp7_1m():
                    variables={"vI": ["i", 0], "vSum": ["sum", 0], "vDone": ["done", 0]})
 
 
+class Text(str):
+    """A text literal (as typed into a text input), as opposed to a reporter id."""
+
+
+class Prog(Script):
+    """Builds compute workloads: variables and lists on the stage, named `v<name>` and
+    `l<name>`; expressions are reporter ids (str), numbers, or Text literals."""
+
+    @staticmethod
+    def inp(x, kind=4):
+        if isinstance(x, Text):
+            return [1, [10, str(x)]]
+        if isinstance(x, (int, float)):
+            return [1, [kind, str(x)]]
+        return [3, x, [kind, "0" if kind != 10 else ""]]
+
+    def v(self, name):
+        return self.var(name, "v" + name)
+
+    def _op(self, opcode, a, b, names, kind=4):
+        return self.block(opcode, inputs={names[0]: self.inp(a, kind), names[1]: self.inp(b, kind)})
+
+    def add(self, a, b):
+        return self._op("operator_add", a, b, ("NUM1", "NUM2"))
+
+    def sub(self, a, b):
+        return self._op("operator_subtract", a, b, ("NUM1", "NUM2"))
+
+    def mul(self, a, b):
+        return self._op("operator_multiply", a, b, ("NUM1", "NUM2"))
+
+    def div(self, a, b):
+        return self._op("operator_divide", a, b, ("NUM1", "NUM2"))
+
+    def mod(self, a, b):
+        return self._op("operator_mod", a, b, ("NUM1", "NUM2"))
+
+    def lt(self, a, b):
+        return self._op("operator_lt", a, b, ("OPERAND1", "OPERAND2"), 10)
+
+    def gt(self, a, b):
+        return self._op("operator_gt", a, b, ("OPERAND1", "OPERAND2"), 10)
+
+    def eq(self, a, b):
+        return self._op("operator_equals", a, b, ("OPERAND1", "OPERAND2"), 10)
+
+    def or_(self, a, b):
+        return self.block("operator_or", inputs={"OPERAND1": [2, a], "OPERAND2": [2, b]})
+
+    def not_(self, a):
+        return self.block("operator_not", inputs={"OPERAND": [2, a]})
+
+    def join(self, a, b):
+        return self._op("operator_join", a, b, ("STRING1", "STRING2"), 10)
+
+    def letter(self, n, text):
+        return self.block("operator_letter_of",
+                          inputs={"LETTER": self.inp(n, 6), "STRING": self.inp(text, 10)})
+
+    def strlen(self, text):
+        return self.block("operator_length", inputs={"STRING": self.inp(text, 10)})
+
+    def item(self, lst, index):
+        return self.block("data_itemoflist", inputs={"INDEX": self.inp(index, 7)},
+                          fields={"LIST": [lst, "l" + lst]})
+
+    def list_len(self, lst):
+        return self.block("data_lengthoflist", fields={"LIST": [lst, "l" + lst]})
+
+    def set(self, name, value):
+        return self.block("data_setvariableto", inputs={"VALUE": self.inp(value, 10)},
+                          fields={"VARIABLE": [name, "v" + name]})
+
+    def change(self, name, by):
+        return self.block("data_changevariableby", inputs={"VALUE": self.inp(by)},
+                          fields={"VARIABLE": [name, "v" + name]})
+
+    def add_to(self, lst, item):
+        return self.block("data_addtolist", inputs={"ITEM": self.inp(item, 10)},
+                          fields={"LIST": [lst, "l" + lst]})
+
+    def clear(self, lst):
+        return self.block("data_deletealloflist", fields={"LIST": [lst, "l" + lst]})
+
+    def replace(self, lst, index, item):
+        return self.block("data_replaceitemoflist",
+                          inputs={"INDEX": self.inp(index, 7), "ITEM": self.inp(item, 10)},
+                          fields={"LIST": [lst, "l" + lst]})
+
+    def times(self, n, body):
+        return self.block("control_repeat", inputs={"TIMES": self.inp(n, 6),
+                                                    "SUBSTACK": self.substack(self.chain(body))})
+
+    def until(self, cond, body):
+        return self.block("control_repeat_until", inputs={
+            "CONDITION": [2, cond], "SUBSTACK": self.substack(self.chain(body))})
+
+    def if_(self, cond, body, other=None):
+        inputs = {"CONDITION": [2, cond], "SUBSTACK": self.substack(self.chain(body))}
+        if other is None:
+            return self.block("control_if", inputs=inputs)
+        inputs["SUBSTACK2"] = self.substack(self.chain(other))
+        return self.block("control_if_else", inputs=inputs)
+
+
+def compute_project(p, names, lists=()):
+    """A one-sprite project whose variables `names` and lists live on the stage."""
+    variables = {"v" + n: [n, 0] for n in names}
+    return project([sprite("Worker", p.blocks)], variables=variables,
+                   lists={"l" + n: [n, []] for n in lists})
+
+
+def lcg_fill(p, lst, n, seed):
+    """Blocks filling `lst` with `n` numbers of the LCG `seed = (seed * 75 + 74) mod 65537`."""
+    return [p.clear(lst), p.set("seed", seed),
+            p.times(n, [p.set("seed", p.mod(p.add(p.mul(p.v("seed"), 75), 74), 65537)),
+                        p.add_to(lst, p.v("seed"))])]
+
+
+def lcg_values(n, seed):
+    out = []
+    for _ in range(n):
+        seed = (seed * 75 + 74) % 65537
+        out.append(seed)
+    return out
+
+
+def verify_sorted(p, lst):
+    """Blocks setting `sorted` (1 when ascending) and `check` (a checksum of the items)."""
+    return [p.set("sorted", 1), p.set("k", 1),
+            p.times(p.sub(p.list_len(lst), 1), [
+                p.if_(p.gt(p.item(lst, p.v("k")), p.item(lst, p.add(p.v("k"), 1))),
+                      [p.set("sorted", 0)]),
+                p.change("k", 1)]),
+            p.set("check", 0), p.set("k", 1),
+            p.times(p.list_len(lst), [
+                p.set("check", p.mod(p.add(p.mul(p.v("check"), 31), p.item(lst, p.v("k"))),
+                                     1000003)),
+                p.change("k", 1)])]
+
+
+def checksum(values):
+    c = 0
+    for v in values:
+        c = (c * 31 + v) % 1000003
+    return c
+
+
+SORT_N = 800
+
+
+def sort_bubble_warp():
+    """Bubble sort of 800 numbers in a warp custom block, then a check of the order."""
+    p = Prog("b")
+    p.top([p.flag(), p.call("sort", True), p.set("done", 1)])
+    body = lcg_fill(p, "L", SORT_N, 12345) + [
+        p.set("i", 1),
+        p.times(p.sub(p.list_len("L"), 1), [
+            p.set("j", 1),
+            p.times(p.sub(p.list_len("L"), p.v("i")), [
+                p.if_(p.gt(p.item("L", p.v("j")), p.item("L", p.add(p.v("j"), 1))), [
+                    p.set("tmp", p.item("L", p.v("j"))),
+                    p.replace("L", p.v("j"), p.item("L", p.add(p.v("j"), 1))),
+                    p.replace("L", p.add(p.v("j"), 1), p.v("tmp"))]),
+                p.change("j", 1)]),
+            p.change("i", 1)])] + verify_sorted(p, "L")
+    p.define("sort", True, body)
+    values = sorted(lcg_values(SORT_N, 12345))
+    check = {"sorted": 1, "check": checksum(values), "done": 1}
+    return (compute_project(p, ["seed", "i", "j", "k", "tmp", "sorted", "check", "done"], ["L"]),
+            SORT_N * (SORT_N - 1) // 2, check)
+
+
+def sort_insertion_warp():
+    """Insertion sort of 1,000 numbers in a warp custom block, then a check of the order."""
+    n = 1000
+    p = Prog("s")
+    p.top([p.flag(), p.call("sort", True), p.set("done", 1)])
+    body = lcg_fill(p, "L", n, 777) + [
+        p.set("i", 2),
+        p.times(p.sub(p.list_len("L"), 1), [
+            p.set("key", p.item("L", p.v("i"))),
+            p.set("j", p.sub(p.v("i"), 1)),
+            p.until(p.or_(p.lt(p.v("j"), 1), p.not_(p.gt(p.item("L", p.v("j")), p.v("key")))), [
+                p.replace("L", p.add(p.v("j"), 1), p.item("L", p.v("j"))),
+                p.change("j", -1)]),
+            p.replace("L", p.add(p.v("j"), 1), p.v("key")),
+            p.change("i", 1)])] + verify_sorted(p, "L")
+    p.define("sort", True, body)
+    values = lcg_values(n, 777)
+    shifts = 0
+    for i in range(1, n):
+        key, j = values[i], i - 1
+        while j >= 0 and values[j] > key:
+            values[j + 1] = values[j]
+            j -= 1
+            shifts += 1
+        values[j + 1] = key
+    check = {"sorted": 1, "check": checksum(values), "done": 1}
+    return (compute_project(p, ["seed", "i", "j", "k", "key", "sorted", "check", "done"], ["L"]),
+            shifts, check)
+
+
+def primes_warp():
+    """Primes up to 30,000 by trial division, in a warp custom block."""
+    limit = 30000
+    p = Prog("p")
+    p.top([p.flag(), p.call("count primes", True), p.set("done", 1)])
+    p.define("count primes", True, [
+        p.set("count", 0), p.set("n", 2),
+        p.until(p.gt(p.v("n"), limit), [
+            p.set("d", 2), p.set("prime", 1),
+            p.until(p.gt(p.mul(p.v("d"), p.v("d")), p.v("n")), [
+                p.if_(p.eq(p.mod(p.v("n"), p.v("d")), 0), [p.set("prime", 0), p.set("d", p.v("n"))]),
+                p.change("d", 1)]),
+            p.change("count", p.v("prime")),
+            p.change("n", 1)])])
+    count = steps = 0
+    for n in range(2, limit + 1):
+        d, prime = 2, 1
+        while not d * d > n:
+            if n % d == 0:
+                prime, d = 0, n
+            d += 1
+            steps += 1
+        count += prime
+    return (compute_project(p, ["count", "n", "d", "prime", "done"]), steps,
+            {"count": count, "done": 1})
+
+
+def collatz_warp():
+    """Collatz sequence lengths of 1..10,000, in a warp custom block."""
+    starts = 10000
+    p = Prog("z")
+    p.top([p.flag(), p.call("collatz", True), p.set("done", 1)])
+    p.define("collatz", True, [
+        p.set("total", 0), p.set("longest", 0), p.set("start", 1),
+        p.times(starts, [
+            p.set("n", p.v("start")), p.set("len", 0),
+            p.until(p.eq(p.v("n"), 1), [
+                p.if_(p.eq(p.mod(p.v("n"), 2), 0), [p.set("n", p.div(p.v("n"), 2))],
+                      [p.set("n", p.add(p.mul(p.v("n"), 3), 1))]),
+                p.change("len", 1)]),
+            p.change("total", p.v("len")),
+            p.if_(p.gt(p.v("len"), p.v("longest")), [p.set("longest", p.v("len"))]),
+            p.change("start", 1)])])
+    total = longest = 0
+    for start in range(1, starts + 1):
+        n, length = start, 0
+        while n != 1:
+            n = n // 2 if n % 2 == 0 else n * 3 + 1
+            length += 1
+        total += length
+        longest = max(longest, length)
+    return (compute_project(p, ["total", "longest", "start", "n", "len", "done"]), total,
+            {"total": total, "longest": longest, "done": 1})
+
+
+def strings_warp():
+    """Builds 10,000 eight-letter words with `join` and `letter of`, reverses each the same
+    way, and counts, in a warp custom block."""
+    words = 10000
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    p = Prog("t")
+    p.top([p.flag(), p.call("words", True), p.set("done", 1)])
+    p.define("words", True, [
+        p.set("alphabet", Text(alphabet)), p.set("k", 0), p.set("hits", 0), p.set("letters", 0),
+        p.times(words, [
+            p.set("w", Text("")),
+            p.times(8, [
+                p.set("w", p.join(p.v("w"), p.letter(p.add(p.mod(p.v("k"), 26), 1), p.v("alphabet")))),
+                p.change("k", 7)]),
+            p.set("r", Text("")), p.set("q", 1),
+            p.times(p.strlen(p.v("w")), [
+                p.set("r", p.join(p.letter(p.v("q"), p.v("w")), p.v("r"))),
+                p.change("q", 1)]),
+            p.if_(p.eq(p.letter(1, p.v("r")), Text("h")), [p.change("hits", 1)]),
+            p.change("letters", p.strlen(p.v("r")))])])
+    k = hits = letters = 0
+    for _ in range(words):
+        w = ""
+        for _ in range(8):
+            w += alphabet[k % 26]
+            k += 7
+        r = w[::-1]
+        hits += r[0] == "h"
+        letters += len(r)
+    return (compute_project(p, ["alphabet", "k", "hits", "letters", "w", "r", "q", "done"]),
+            words * 16, {"hits": hits, "letters": letters, "done": 1})
+
+
+def compute_nowarp():
+    """A compute loop without warp: 100,000 iterations of arithmetic, `mod` and an `if`, one
+    per pass over the threads (1,000 per frame)."""
+    n = 100000
+    p = Prog("c")
+    p.top([p.flag(), p.set("x", 0), p.set("acc", 0), p.set("hits", 0),
+           p.times(n, [
+               p.change("x", 1),
+               p.set("acc", p.mod(p.add(p.mul(p.v("acc"), 31), p.mod(p.v("x"), 97)), 1000003)),
+               p.if_(p.eq(p.mod(p.v("x"), 3), 0), [p.change("hits", 1)])]),
+           p.set("done", 1)])
+    acc = hits = 0
+    for x in range(1, n + 1):
+        acc = (acc * 31 + x % 97) % 1000003
+        hits += x % 3 == 0
+    return (compute_project(p, ["x", "acc", "hits", "done"]), n,
+            {"acc": acc, "hits": hits, "done": 1})
+
+
+# Compute workloads: (builder, max frames). Each builder returns the project, the iterations
+# the figure counts and the end state to check; `main` writes them into workloads.json.
+COMPUTE = {
+    "sort_bubble_warp": (sort_bubble_warp, 10000),
+    "sort_insertion_warp": (sort_insertion_warp, 10000),
+    "primes_warp": (primes_warp, 10000),
+    "collatz_warp": (collatz_warp, 10000),
+    "strings_warp": (strings_warp, 10000),
+    "compute_nowarp": (compute_nowarp, 100000),
+}
+
+
 class Lcg:
     """Deterministic choices for the large project (a 32-bit LCG; no OS randomness)."""
 
@@ -313,17 +635,41 @@ WORKLOADS = {
 }
 
 
+def write(name, proj):
+    text = json.dumps(proj, separators=(",", ":"), ensure_ascii=False)
+    with open(os.path.join(HERE, name + ".project.json"), "w", newline="\n") as f:
+        f.write(text + "\n")
+    blocks = sum(len(t["blocks"]) for t in json.loads(text)["targets"])
+    print("%s: %d blocks, %d bytes" % (name, blocks, len(text) + 1))
+
+
 def main():
     os.makedirs(os.path.join(HERE, "assets"), exist_ok=True)
     for svg in (BACKDROP, SPRITE):
         with open(os.path.join(HERE, "assets", md5(svg) + ".svg"), "w", newline="\n") as f:
             f.write(svg)
     for name, build in WORKLOADS.items():
-        text = json.dumps(build(), separators=(",", ":"), ensure_ascii=False)
-        with open(os.path.join(HERE, name + ".project.json"), "w", newline="\n") as f:
-            f.write(text + "\n")
-        blocks = sum(len(t["blocks"]) for t in json.loads(text)["targets"])
-        print("%s: %d blocks, %d bytes" % (name, blocks, len(text) + 1))
+        write(name, build())
+    # The compute workloads' entries in workloads.json (iterations and checks computed here).
+    listing = os.path.join(HERE, "workloads.json")
+    with open(listing) as f:
+        suite = json.load(f)
+    entries = [w for w in suite["workloads"] if w["name"] not in COMPUTE]
+    for name, (build, max_frames) in COMPUTE.items():
+        proj, iterations, check = build()
+        write(name, proj)
+        entries.append({"name": name, "file": name + ".project.json", "mode": "until_idle",
+                        "max_frames": max_frames, "iterations": iterations,
+                        "unit": "iterations/s", "check": check})
+    suite["workloads"] = entries
+    with open(listing, "w", newline="\n") as f:
+        f.write("{\n")
+        f.write('  "about": %s,\n' % json.dumps(suite["about"]))
+        for key in ("fps", "ticks_per_frame", "warp_checks", "seed"):
+            f.write('  "%s": %s,\n' % (key, json.dumps(suite[key])))
+        f.write('  "workloads": [\n')
+        f.write(",\n".join("    " + json.dumps(w) for w in entries))
+        f.write("\n  ]\n}\n")
 
 
 if __name__ == "__main__":

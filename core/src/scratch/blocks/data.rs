@@ -1,14 +1,27 @@
 //! Data blocks (`data_*`): variables are handled inline by the executor; this module holds
-//! the list blocks with scratch-vm's index rules and the 200,000-item limit.
+//! the list blocks with scratch-vm's index rules, the 200,000-item limit and the run budgets
+//! ([`budget`](crate::scratch::vm::budget)), and `item` over one list (which the VM's
+//! executor and its register tier both call).
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::scratch::blocks::operators::{text_len, text_units};
 use crate::scratch::image::{Slot, Sop};
 use crate::scratch::value::cast::{self, to_list_index, ListIndex};
 use crate::scratch::value::Value;
 use crate::scratch::vm::budget::{item_bytes, list_bytes};
+use crate::scratch::vm::random::Mulberry32;
 use crate::scratch::vm::Vm;
+
+/// `data_itemoflist` over one list (the VM's executor and its register tier both call it;
+/// reading an item spends no budget).
+pub(crate) fn item(l: &[Value], index: &Value, rng: &mut Mulberry32) -> Value {
+    match to_list_index(index, l.len(), false, || rng.next_f64()) {
+        ListIndex::At(i) => l[i - 1].clone(),
+        _ => Value::empty(),
+    }
+}
 
 impl Vm {
     pub(crate) fn exec_data(&mut self, op: &Sop, args: &[u32], t: u32) {
@@ -122,12 +135,12 @@ impl Vm {
 
     /// `data_itemoflist`.
     pub(crate) fn item_of_list(&mut self, t: u32, s: Slot, index: &Value) -> Value {
-        let len = self.list(t, s).len();
-        let rng = &mut self.rng;
-        match to_list_index(index, len, false, || rng.next_f64()) {
-            ListIndex::At(i) => self.list(t, s)[i - 1].clone(),
-            _ => Value::empty(),
-        }
+        let (i, k) = match s {
+            Slot::Local(k) => (t, k),
+            Slot::Global(k) => (self.stage, k),
+        };
+        let l = self.insts.get(i as usize).and_then(|x| x.lists.get(k as usize));
+        item(l.map_or(&[], Vec::as_slice), index, &mut self.rng)
     }
 
     /// `data_itemnumoflist`.

@@ -161,9 +161,13 @@ fn round10(x: f64) -> f64 {
 
 /// `mathop`.
 pub fn mathop(f: MathFn, v: &Value) -> Value {
-    let n = to_number(v);
+    Value::Num(mathop_num(f, to_number(v)))
+}
+
+/// `mathop` of a number already cast.
+pub fn mathop_num(f: MathFn, n: f64) -> f64 {
     let pi = core::f64::consts::PI;
-    Value::Num(match f {
+    match f {
         MathFn::Abs => libm::fabs(n),
         MathFn::Floor => libm::floor(n),
         MathFn::Ceiling => libm::ceil(n),
@@ -179,7 +183,7 @@ pub fn mathop(f: MathFn, v: &Value) -> Value {
         MathFn::Exp => libm::exp(n),
         MathFn::Pow10 => libm::pow(10.0, n),
         MathFn::Unknown => 0.0,
-    })
+    }
 }
 
 /// `MathUtil.tan`: ±Infinity at 90/270 degrees, else rounded to 10 places.

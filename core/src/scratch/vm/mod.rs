@@ -31,6 +31,8 @@ pub mod sound;
 pub mod sprite;
 pub mod target;
 pub mod thread;
+#[cfg(feature = "tier")]
+mod tier;
 pub mod touch_color;
 pub mod touch_memo;
 pub mod trig;
@@ -96,6 +98,11 @@ pub struct Config {
     /// behaviour is the same either way; `false` sends every block through the general
     /// path, which the differential tests compare against.
     pub fuse: bool,
+    /// Run loops whose blocks are all variables, lists, operators, `if`s and loops through
+    /// the register tier (`vm::tier`, built with the cargo feature `tier`, on by default).
+    /// Observable behaviour is the same either way; `false` leaves every loop to the
+    /// interpreter, which the differential tests compare against.
+    pub tier: bool,
     /// Keep each drawable's position-free transform and its hull bounds between queries
     /// (`vm::drawable`), and recent sines and cosines ([`trig`]). Observable behaviour is the
     /// same either way; `false` recomputes them on every query, which the differential tests
@@ -137,6 +144,7 @@ impl Default for Config {
             max_memory: 1 << 30,
             max_frame_work: 1 << 31,
             fuse: true,
+            tier: true,
             geometry_cache: true,
             touch_memo: true,
             trig_memo: trig::DEFAULT_SLOTS,
@@ -301,6 +309,9 @@ pub struct Vm {
     pub(crate) sounds: sound::Sounds,
     /// Recent `Math.sin`/`Math.cos` results ([`trig`]).
     pub(crate) trig: trig::TrigMemo,
+    /// Loops compiled to register code (`vm::tier`).
+    #[cfg(feature = "tier")]
+    pub(crate) tier: tier::Tier,
     /// Memory and work budgets ([`budget`]).
     pub(crate) budget: budget::Budget,
     /// Bumped by every change a touching answer depends on ([`touch_memo`]); starts at 1.
@@ -345,7 +356,11 @@ impl Vm {
         let makey = makey::MakeyState::new(
             img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == Hat::MakeyCode)),
         );
+        #[cfg(feature = "tier")]
+        let tier = tier::Tier::new(&img, &consts, cfg.tier);
         let mut vm = Vm {
+            #[cfg(feature = "tier")]
+            tier,
             consts,
             consts_num,
             insts: Vec::new(),
@@ -477,6 +492,26 @@ impl Vm {
     /// Non-monitor threads in the thread list (what the trace calls `threads`).
     pub fn thread_count(&self) -> usize {
         self.threads.len()
+    }
+
+    /// Loop statements the register tier compiled (0 when [`Config::tier`] is off or the
+    /// cargo feature `tier` is not built).
+    pub fn tier_regions(&self) -> usize {
+        #[cfg(feature = "tier")]
+        return self.tier.len();
+        #[cfg(not(feature = "tier"))]
+        0
+    }
+
+    /// Without the register tier no loop has a region.
+    #[cfg(not(feature = "tier"))]
+    #[inline(always)]
+    pub(crate) fn run_tier(
+        &mut self,
+        _cur: crate::scratch::image::StmtId,
+        _warp: bool,
+    ) -> Option<fast::LoopExit> {
+        None
     }
 
     /// Read a variable slot as seen from `inst`.

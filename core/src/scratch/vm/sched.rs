@@ -720,14 +720,18 @@ impl Vm {
                 th.warp_timer = Some(0);
             }
             let target = th.target;
-            match self.shapes.get(cur as usize) {
-                Some(Shape::Loop) => {
-                    if self.run_loop(&img, cur, is_warp) == LoopExit::Yield {
-                        return;
+            match self.run_tier(cur, is_warp) {
+                Some(LoopExit::Yield) => return,
+                Some(LoopExit::Done) => {}
+                None => match self.shapes.get(cur as usize) {
+                    Some(Shape::Loop) => {
+                        if self.run_loop(&img, cur, is_warp) == LoopExit::Yield {
+                            return;
+                        }
                     }
-                }
-                Some(Shape::Branch) => self.run_branch(&img, cur, target),
-                _ => self.execute_in(&img, cur, target),
+                    Some(Shape::Branch) => self.run_branch(&img, cur, target),
+                    _ => self.execute_in(&img, cur, target),
+                },
             }
             if self.halted() {
                 return;
