@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod conform;
+mod convert;
 mod diff_trace;
 mod draw;
 mod pack;
@@ -19,7 +20,7 @@ mod xlogo;
 #[command(
     name = "gobo",
     version,
-    about = "Run and judge Scratch 3, XLogo-Mini and DrawingBench programs"
+    about = "Run and judge Scratch 3 (and 2), XLogo-Mini and DrawingBench programs"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -42,8 +43,10 @@ enum Command {
     Run(run::RunArgs),
     /// Run a Scratch project and write PNGs of its stage at chosen frames (docs/stage.md).
     Render(render::RenderArgs),
-    /// Run scratch-vm's execute fixtures (SAY plan/pass/fail/end) on .sb3 files and folders.
+    /// Run scratch-vm's execute fixtures (SAY plan/pass/fail/end) on .sb3/.sb2 files and folders.
     Conform(conform::ConformArgs),
+    /// Write a project (.sb3, .sb2, a folder or project.json) as an .sb3 archive.
+    Convert(convert::ConvertArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
 }
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Test(args) => test::run(args),
     }
 }

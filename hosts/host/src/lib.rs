@@ -1,4 +1,4 @@
-//! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` archives, asset decoding
+//! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` and `.sb2` archives, asset decoding
 //! into the program image's costume skins, compiling project files, judging suites on files held
 //! in memory, stage PNGs, PNG output and resumable parallel batch runs.
 //! Hosts adapt I/O; no semantics live here.
