@@ -25,6 +25,12 @@ pub(crate) fn clampf(x: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
+/// `MathUtil.wrapClamp`.
+pub(crate) fn wrap_clamp(n: f64, min: f64, max: f64) -> f64 {
+    let range = (max - min) + 1.0;
+    n - libm::floor((n - min) / range) * range
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,9 @@
 //! feedback and the exception. Lists the reference builds from Python sets are compared as
 //! sets. Skips cleanly when `../shared` is absent.
 
+#[path = "../../tests-support/reference.rs"]
+mod reference;
+
 use std::path::PathBuf;
 
 use gobo::drawing::actions::Actions;
@@ -46,9 +49,10 @@ const FIELDS: [&str; 9] = [
 #[test]
 fn oracle_rows_agree() {
     let Some(db) = shared() else {
-        println!("skipped: ../shared/drawingbench not found");
+        reference::skipped("drawing_oracle::oracle_rows_agree", "../shared/drawingbench not found");
         return;
     };
+    reference::ran("drawing_oracle::oracle_rows_agree");
     let ui = UiConfig::from_json(&std::fs::read_to_string(db.join("UI_CONFIG.json")).unwrap())
         .expect("UI config");
     assert_eq!(

@@ -2,6 +2,9 @@
 //! every fixture under `tests/fixtures/scratch/`, every golden `project.json` under `tests/golden/scratch/` and every `project.json` of `../shared/refvm`;
 //! plus what the loader keeps (ids, literal types, order, unknown keys).
 
+#[path = "../../tests-support/reference.rs"]
+mod reference;
+
 use std::path::{Path, PathBuf};
 
 use gobo::scratch::project::{
@@ -78,9 +81,13 @@ fn round_trip_every_own_fixture() {
 #[test]
 fn round_trip_shared_refvm_projects() {
     let Some(shared) = shared_dir() else {
-        println!("skipped: ../shared is absent");
+        reference::skipped(
+            "scratch_project::round_trip_shared_refvm_projects",
+            "../shared is absent",
+        );
         return;
     };
+    reference::ran("scratch_project::round_trip_shared_refvm_projects");
     let mut files = Vec::new();
     json_files(&shared.join("refvm/bench"), &mut files);
     files.retain(|f| f.file_name().is_some_and(|n| n == "project.json"));

@@ -10,6 +10,9 @@
 //! counter and the "clicked" bubble of that frame differ. The test asserts that nothing else
 //! does.
 
+#[path = "../../tests-support/reference.rs"]
+mod reference;
+
 use std::path::{Path, PathBuf};
 
 use gobo::scratch::compile::compile;
@@ -53,9 +56,13 @@ fn diffs(a: &Json, b: &Json, path: &str, out: &mut Vec<String>) {
 /// Run a bench project and return, per frame, the differing field paths.
 fn compare(name: &str, scenario: Option<&str>) -> Option<Vec<(u64, Vec<String>)>> {
     let Some(shared) = shared() else {
-        println!("skipped: ../shared/refvm/bench not found (set GOBO_SHARED)");
+        reference::skipped(
+            "scratch_refvm_bench::compare",
+            "../shared/refvm/bench not found (set GOBO_SHARED)",
+        );
         return None;
     };
+    reference::ran("scratch_refvm_bench::compare");
     let project = std::fs::read(shared.join("refvm/bench").join(name).join("project.json")).ok()?;
     let sc = match scenario {
         Some(s) => Scenario::parse(&std::fs::read(shared.join("refvm/scenarios").join(s)).ok()?)

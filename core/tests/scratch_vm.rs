@@ -227,7 +227,9 @@ fn direct_writes_set_variables_lists_and_poses() {
 
 /// `contents of list` obeys the string budget like `join`: a list that keeps adding its own
 /// contents to itself doubles its text every iteration and would otherwise exhaust memory within
-/// a few dozen iterations (found by the scratch_vm fuzz target).
+/// a few dozen iterations (found by the scratch_vm fuzz target). As JavaScript's `Array.join`
+/// throws `RangeError` past its string limit, the run halts when the contents would be longer
+/// than `max_string_len`.
 #[test]
 fn list_contents_is_bounded_by_the_string_budget() {
     // when flag clicked: forever { add (contents of L) to L }, L starting as ["ab"].
@@ -238,19 +240,23 @@ fn list_contents_is_bounded_by_the_string_budget() {
     }"#;
     let img = image_of(&sprite_project(blocks, "{}", r#"{"lL":["L",["ab"]]}"#));
     let max = 1000;
-    let cfg = Config { ticks_per_frame: 50, max_string_len: max, ..Config::default() };
+    let cfg = Config { ticks_per_frame: 5, max_string_len: max, ..Config::default() };
     let mut vm = Vm::new(img, cfg).expect("vm");
     vm.step_frame(&[Input::GreenFlag]);
+    let o = vm.observe();
+    let items = &o.sprites[0].lists[0].1;
+    let lens: Vec<usize> = items.iter().map(|v| v.to_string().len()).collect();
+    // Item k (from 0) is the text of items 0..k: "ab", "ab", "ab ab", "ab ab ab ab", ...
+    assert_eq!(lens, [2, 2, 5, 11, 23, 47]);
     for _ in 0..3 {
         vm.step_frame(&[]);
     }
+    let stop = vm.stopped().expect("halted on the string budget");
+    assert_eq!(stop.reason, gobo::scratch::vm::StopReason::StringLength);
+    assert_eq!(stop.limit, max as u64);
+    // 5 more items reach 767 characters; the next contents (1535) would pass the limit.
+    assert_eq!((stop.frame, vm.frame()), (1, 1));
     let o = vm.observe();
-    let items = &o.sprites[0].lists[0].1;
-    assert!(items.len() > 20, "the loop ran: {} items", items.len());
-    let lens: Vec<usize> = items.iter().map(|v| v.to_string().len()).collect();
-    // Item k (from 0) is the text of items 0..k: "ab", "ab", "ab ab", "ab ab ab ab", ... until
-    // the budget cuts it.
-    assert_eq!(&lens[..4], &[2, 2, 5, 11]);
-    assert!(lens.iter().all(|&n| n <= max), "{lens:?}");
-    assert_eq!(*lens.last().unwrap(), max, "{lens:?}");
+    let lens: Vec<usize> = o.sprites[0].lists[0].1.iter().map(|v| v.to_string().len()).collect();
+    assert_eq!(lens.last(), Some(&767), "{lens:?}");
 }

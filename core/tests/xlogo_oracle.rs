@@ -3,6 +3,9 @@
 
 mod xlogo_common;
 
+#[path = "../../tests-support/reference.rs"]
+mod reference;
+
 use gobo::xlogo::{code_json, load, print, python, Emulator, Verdict, World};
 use serde_json::Value;
 
@@ -23,9 +26,13 @@ const FIELDS: [&str; 10] = [
 #[test]
 fn oracle_rows_agree() {
     let Some(dir) = xlogo_common::shared_dir() else {
-        eprintln!("skipped: ../shared/xlogo not found (set GOBO_SHARED)");
+        reference::skipped(
+            "xlogo_oracle::oracle_rows_agree",
+            "../shared/xlogo not found (set GOBO_SHARED)",
+        );
         return;
     };
+    reference::ran("xlogo_oracle::oracle_rows_agree");
     let tasks = xlogo_common::task_rows(&dir);
     let rows = xlogo_common::read_jsonl(&dir.join("oracle-public.jsonl"));
     let mut emulator = Emulator::new();
@@ -91,9 +98,13 @@ fn oracle_rows_agree() {
 #[test]
 fn oracle_code_py_round_trips() {
     let Some(dir) = xlogo_common::shared_dir() else {
-        eprintln!("skipped: ../shared/xlogo not found (set GOBO_SHARED)");
+        reference::skipped(
+            "xlogo_oracle::oracle_code_py_round_trips",
+            "../shared/xlogo not found (set GOBO_SHARED)",
+        );
         return;
     };
+    reference::ran("xlogo_oracle::oracle_code_py_round_trips");
     let rows = xlogo_common::read_jsonl(&dir.join("oracle-public.jsonl"));
     let mut checked = 0;
     let mut failures = Vec::new();

@@ -94,4 +94,11 @@ fn batch_rows_carry_id_and_oracle_fields() {
     assert_eq!(rows[4]["error_type"], "INVALID_CODE");
     let s = Summary::of(&rows);
     assert_eq!((s.rows, s.success, s.format_ok, s.no_crash), (5, 1, 4, 2));
+    // The task may come as its JSON text (a string), with the same verdict; text that is not a
+    // task is an INVALID_TASK row naming the problem.
+    let as_text = eval_row(&json!({"id": "a", "task": task_value.to_string(), "code": py}));
+    assert_eq!(as_text, rows[0]);
+    let bad = eval_row(&json!({"id": "f", "task": "{\"tiles\": [", "code": py}));
+    assert_eq!(bad["error_type"], "INVALID_TASK");
+    assert!(bad["error"].as_str().unwrap().contains("line 1"), "{}", bad["error"]);
 }

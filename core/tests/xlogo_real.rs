@@ -4,14 +4,21 @@
 
 mod xlogo_common;
 
+#[path = "../../tests-support/reference.rs"]
+mod reference;
+
 use gobo::xlogo::{code_json, evaluate_program, load, print, python, ErrorType, World};
 
 #[test]
 fn real_reference_solutions_succeed() {
     let Some(dir) = xlogo_common::shared_dir() else {
-        eprintln!("skipped: ../shared/xlogo not found (set GOBO_SHARED)");
+        reference::skipped(
+            "xlogo_real::real_reference_solutions_succeed",
+            "../shared/xlogo not found (set GOBO_SHARED)",
+        );
         return;
     };
+    reference::ran("xlogo_real::real_reference_solutions_succeed");
     let rows = xlogo_common::read_jsonl(&dir.join("real_tasks.jsonl"));
     assert_eq!(rows.len(), 85);
     let oracle = xlogo_common::read_jsonl(&dir.join("oracle-public.jsonl"));

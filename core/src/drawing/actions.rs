@@ -159,6 +159,12 @@ impl Actions {
         if super::quick::read(raw, self) {
             return Ok(());
         }
+        // The limit holds before any tree is built: a list of ten million actions is refused
+        // after one scan, not after parsing it.
+        let n = top_level_items(raw);
+        if n > MAX_ACTIONS {
+            return Err(ActionsError::TooMany(n));
+        }
         *self = Actions::parse_via_json(raw)?;
         Ok(())
     }
@@ -312,5 +318,46 @@ impl Actions {
     /// Whether there are no actions.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
+    }
+}
+
+/// Elements of a top-level JSON list (its commas outside strings and nested values, plus one),
+/// by one scan without parsing; 0 when the text is not a list. Malformed text gets a count
+/// that the parser then refuses for what it is.
+fn top_level_items(raw: &[u8]) -> usize {
+    if raw.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
+        return 0;
+    }
+    let mut depth = 0usize;
+    let (mut in_str, mut escaped, mut n, mut any) = (false, false, 0usize, false);
+    for &b in raw {
+        if in_str {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_str = true;
+                any |= depth == 1;
+            }
+            b'[' | b'{' => {
+                any |= depth == 1;
+                depth += 1;
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => n += 1,
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            _ => any |= depth == 1,
+        }
+    }
+    if any {
+        n + 1
+    } else {
+        0
     }
 }

@@ -36,6 +36,14 @@ pub fn eval_json(
     row
 }
 
+/// Whether a row was scored: it has no `error`, and no `exception` or `parse_error` (the
+/// reference's own failures). Drawings are scored, not passed: this is the verdict the exit
+/// code of `gobo draw eval` follows (0 when every row was scored, 1 when some was not).
+pub fn scored(row: &Value) -> bool {
+    let null = |k: &str| row.get(k).is_none_or(Value::is_null);
+    null("error") && null("exception") && null("parse_error")
+}
+
 /// `{error: message}`.
 pub fn error_row(message: String) -> Map<String, Value> {
     let mut m = Map::new();
@@ -43,18 +51,47 @@ pub fn error_row(message: String) -> Map<String, Value> {
     m
 }
 
-/// The row for one batch input line: its task is `task` (a task object) or `task_index` (into
-/// `tasks`, echoed in the row), its text `actions_raw` (a string) or `actions` (any JSON,
-/// scored as its text). A line the row cannot be built from gets `{error}`.
+/// Reads a profile name, or says which names exist.
+pub fn profile(name: &str) -> Result<Profile, String> {
+    Profile::from_name(name)
+        .ok_or_else(|| alloc::format!("unknown profile `{name}` (drawingbench-1.0 or paper)"))
+}
+
+/// Task `index` of `tasks`, or why not.
+pub fn pick(tasks: &[Task], index: u64) -> Result<&Task, String> {
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| tasks.get(i))
+        .ok_or_else(|| alloc::format!("task index {index} out of range (0..{})", tasks.len()))
+}
+
+/// Whether a batch line names its task by index only (so the host must load the dataset).
+pub fn needs_dataset(line: &Value) -> bool {
+    line.get("task").is_none() && line.get("task_index").is_some()
+}
+
+/// The row for one batch input line: its task is `task` (a task object, or its JSON text as a
+/// string: what columnar tools such as Arrow keep intact) or `task_index` (into `tasks`, echoed
+/// in the row), its text `actions_raw` (a string) or `actions` (any JSON, scored as its text).
+/// A line the row cannot be built from gets `{error}`.
 pub fn eval_line(line: &Value, tasks: &[Task], ui: &UiConfig, profile: Profile) -> Value {
-    let criteria = match (line.get("task"), line.get("task_index").and_then(Value::as_u64)) {
+    let criteria = match (line.get("task"), line.get("task_index")) {
+        (Some(Value::String(text)), _) => {
+            Task::from_json(text).map_err(|e| e.to_string()).map(|t| t.criteria)
+        }
         (Some(t), _) => pyjson::parse(&t.to_string())
             .map_err(|e| e.to_string())
             .and_then(|v| Task::from_value(&v, "task").map_err(|e| e.to_string()))
             .map(|t| t.criteria),
-        (None, Some(i)) => match usize::try_from(i).ok().and_then(|i| tasks.get(i)) {
-            Some(t) => Ok(t.criteria.clone()),
-            None => Err(alloc::format!("task index {i} out of range (0..{})", tasks.len())),
+        (None, Some(index)) => match index.as_u64() {
+            Some(i) => match usize::try_from(i).ok().and_then(|i| tasks.get(i)) {
+                Some(t) => Ok(t.criteria.clone()),
+                None => Err(alloc::format!("task_index {i} out of range (0..{})", tasks.len())),
+            },
+            None if index.as_f64().is_some_and(|i| i < 0.0) => {
+                Err(alloc::format!("task_index {index} is negative"))
+            }
+            None => Err(alloc::format!("task_index {index} is not a whole number")),
         },
         (None, None) => Err(String::from("line has neither `task` nor `task_index`")),
     };

@@ -79,6 +79,18 @@ pub struct Verdict {
 /// Evaluates a model's raw text: JSON that is not a list (or not JSON) gets the reference's
 /// "Actions must be a list/array" verdict; input the reference raises on gets its exception.
 /// `Err` only for more than [`actions::MAX_ACTIONS`] actions.
+///
+/// ```
+/// use gobo::drawing::{judge, task::Task, ui::UiConfig};
+///
+/// let task = Task::from_json(r#"{"criteria": {"required_tools": ["pen"], "min_segments": 1}}"#)?;
+/// // Pick the pen, then drag across the canvas.
+/// let actions = br#"[{"action": "click", "x": 35, "y": 45}, {"action": "moveTo", "x": 300, "y": 300},
+///   {"action": "mouseDown"}, {"action": "moveTo", "x": 500, "y": 400}, {"action": "mouseUp"}]"#;
+/// let verdict = judge(actions, &task.criteria, &UiConfig::drawingbench_default())?;
+/// assert!(verdict.score().is_some());
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub fn judge(raw: &[u8], criteria: &Criteria, ui: &UiConfig) -> Result<Verdict, ActionsError> {
     Evaluator::default().judge(raw, criteria, ui)
 }

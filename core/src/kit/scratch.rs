@@ -59,7 +59,8 @@ pub fn pen_size(kit: &Kit) -> (u32, u32) {
 /// browser player's sound timing, no mouse dragging (kits have no mouse), clone, list and
 /// string limits scaled to the kit's heap so that a runaway project stops at a limit instead of
 /// exhausting memory (clones: one per 2 KiB of heap, at most scratch-vm's 300; list items: one
-/// per 16 bytes; joined strings: a sixteenth of the heap), and a sine/cosine memo of
+/// per 16 bytes; strings: a sixteenth of the heap; list bytes: a quarter; call depth and
+/// threads: one per 256 bytes; the memory ceiling: half the heap), and a sine/cosine memo of
 /// [`TRIG_MEMO_SLOTS`] slots instead of the desktop's 96 KiB.
 pub fn config(kit: &Kit) -> Config {
     let heap = kit.heap_bytes as usize;
@@ -67,6 +68,10 @@ pub fn config(kit: &Kit) -> Config {
         max_clones: (heap / 2048).min(300) as u32,
         max_list_len: heap / 16,
         max_string_len: heap / 16,
+        max_list_bytes: heap / 4,
+        max_call_depth: heap / 256,
+        max_threads: heap / 256,
+        max_memory: heap / 2,
         audio: AudioMode::Timed,
         drag: DragStyle::None,
         trig_memo: TRIG_MEMO_SLOTS,

@@ -275,18 +275,36 @@ pub fn meta_line(vm: &Vm, m: &MetaInfo<'_>) -> String {
     s
 }
 
-/// The last line: `{"end":{frames, blockRandomCalls, uidCalls}}`.
+/// The last line: `{"end":{frames, blockRandomCalls, uidCalls}}`, plus `stop` (reason,
+/// limit, frame, target) when a budget halted the run (`docs/trace.md`).
 pub fn end_line(vm: &Vm) -> String {
-    alloc::format!(
-        "{{\"end\":{{\"frames\":{},\"blockRandomCalls\":{},\"uidCalls\":{}}}}}",
+    let mut s = alloc::format!(
+        "{{\"end\":{{\"frames\":{},\"blockRandomCalls\":{},\"uidCalls\":{}",
         vm.frame(),
         vm.random_calls(),
         vm.uid_calls()
-    )
+    );
+    if let Some(stop) = vm.stopped() {
+        let _ = write!(
+            s,
+            ",\"stop\":{{\"reason\":\"{}\",\"limit\":{},\"frame\":{},\"target\":",
+            stop.reason.name(),
+            stop.limit,
+            stop.frame
+        );
+        match &stop.target {
+            Some(t) => push_json_str(&mut s, t),
+            None => s.push_str("null"),
+        }
+        s.push('}');
+    }
+    s.push_str("}}");
+    s
 }
 
 /// Run `frames` frames of `sc` on `vm`, emitting one trace line per frame (no meta/end
-/// lines). With `until_idle`, stop after two frames without threads once no event is pending.
+/// lines). With `until_idle`, stop after two frames without threads once no event is pending;
+/// stop when a budget halts the run ([`Vm::stopped`]).
 pub fn run_frames(
     vm: &mut Vm,
     sc: &super::scenario::Scenario,
@@ -305,6 +323,10 @@ pub fn run_frames(
             names.push(name);
         }
         vm.step_frame(&inputs);
+        if vm.stopped().is_some() {
+            // The frame in which a budget ran out is abandoned (no line), as the reference's is.
+            break;
+        }
         let o = vm.observe();
         emit(&frame_line(&o, &names));
         if until_idle {

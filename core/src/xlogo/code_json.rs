@@ -19,11 +19,26 @@ fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> CodeError {
 }
 
 /// Parses JSON text holding a code AST. Text that is not JSON is `INVALID_CODE` too.
+/// Nesting within [`MAX_CODE_DEPTH`] repeats is accepted, as in Python form: the text is
+/// checked for depth first (a repeat nests two JSON levels, its object and its body list), then
+/// parsed without serde_json's own 128-level limit.
 pub fn parse_bytes(bytes: &[u8]) -> Result<Program, CodeError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| CodeError::Invalid {
-        path: "$".to_owned(),
-        message: format!("not JSON: {e}"),
-    })?;
+    // `{"run": [` is 2 levels, each repeat 2 more, a plain block 1.
+    let cap = 2 * MAX_CODE_DEPTH + 3;
+    if crate::nesting::json_nesting(bytes, cap) > cap {
+        return Err(CodeError::Invalid {
+            path: "$".to_owned(),
+            message: format!("JSON nested deeper than {MAX_CODE_DEPTH} repeats allow"),
+        });
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut de)
+        .and_then(|v: Value| de.end().map(|()| v))
+        .map_err(|e| CodeError::Invalid {
+            path: "$".to_owned(),
+            message: format!("not JSON: {e}"),
+        })?;
     parse_value(&value)
 }
 

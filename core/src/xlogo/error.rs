@@ -28,6 +28,8 @@ pub enum TaskErrorKind {
     Value { reason: String },
     /// A coordinate or size exceeds gobo's limits (see [`crate::xlogo::MAX_GRID_SIDE`]).
     TooLarge { limit: i64 },
+    /// The task text is longer than [`crate::xlogo::MAX_TASK_BYTES`].
+    TooLong { bytes: usize, limit: usize },
 }
 
 impl fmt::Display for TaskError {
@@ -39,6 +41,9 @@ impl fmt::Display for TaskError {
             TaskErrorKind::Missing => write!(f, "{}: required field is missing", self.path),
             TaskErrorKind::Type { expected } => write!(f, "{}: expected {expected}", self.path),
             TaskErrorKind::Value { reason } => write!(f, "{}: {reason}", self.path),
+            TaskErrorKind::TooLong { bytes, limit } => {
+                write!(f, "task is {bytes} bytes, more than the limit of {limit}")
+            }
             TaskErrorKind::TooLarge { limit } => {
                 write!(f, "{}: exceeds the limit of {limit}", self.path)
             }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::ast::{BlockKind, PenColor};
 use super::error::{TaskError, TaskErrorKind};
-use super::limits::MAX_GRID_SIDE;
+use super::limits::{MAX_GRID_SIDE, MAX_TASK_BYTES};
 use super::path::JsonPath;
 use super::task::*;
 
@@ -32,6 +32,10 @@ fn value_err(path: &JsonPath<'_>, reason: impl Into<String>) -> TaskError {
 
 /// Loads a task from JSON text.
 pub fn task_from_slice(bytes: &[u8]) -> Result<Task> {
+    if bytes.len() > MAX_TASK_BYTES {
+        let kind = TaskErrorKind::TooLong { bytes: bytes.len(), limit: MAX_TASK_BYTES };
+        return Err(TaskError { path: "$".to_owned(), kind });
+    }
     let value: Value = serde_json::from_slice(bytes).map_err(|e| TaskError {
         path: "$".to_owned(),
         kind: TaskErrorKind::Syntax { line: e.line(), column: e.column(), message: e.to_string() },

@@ -37,7 +37,7 @@ mod world;
 pub use ast::{BlockCounts, BlockKind, PenColor, Program, Stmt};
 pub use emulator::{Crash, CrashKind, Emulator, Outcome, RunState};
 pub use error::{CodeError, TaskError, TaskErrorKind};
-pub use limits::{MAX_ACTIONS, MAX_CODE_DEPTH, MAX_GRID_SIDE, MAX_PROGRAM_NODES};
+pub use limits::{MAX_ACTIONS, MAX_CODE_DEPTH, MAX_GRID_SIDE, MAX_PROGRAM_NODES, MAX_TASK_BYTES};
 pub use task::{
     Atom, Constraints, Dir, Goal, Item, ItemColor, ItemName, Line, LineColor, Literal, Objective,
     ObjectiveKind, Spec, Task, Tile, Turtle, Walls,
@@ -66,6 +66,24 @@ pub fn parse_code(code: CodeInput<'_>) -> Result<Program, CodeError> {
 
 /// Loads a task, parses the code and evaluates it: the one-call path for hosts. Task errors are
 /// returned as `Err`; code errors become `INVALID_CODE` / `FORMAT_ERROR` verdicts.
+///
+/// ```
+/// use gobo::xlogo::{evaluate_bytes, CodeInput};
+///
+/// // A 1 x 2 grid: the turtle at (0, 1) facing up (direction 0) must find the strawberry
+/// // at (0, 0).
+/// let task = br#"{"turtle": {"x": 0, "y": 1, "direction": 0},
+///   "tiles": [{"x": 0, "y": 0, "allowed": true, "walls": {}},
+///             {"x": 0, "y": 1, "allowed": true, "walls": {}}],
+///   "items": [{"x": 0, "y": 0, "name": "strawberry", "color": "red", "count": 1}],
+///   "lines": [], "constraints": [],
+///   "goal": [{"name": "find", "specs": [[[{"name": "strawberry", "neg": 0}]]]}]}"#;
+/// let code = b"def run():\n    move_forward()\n";
+/// let verdict = evaluate_bytes(task, CodeInput::Python(code))?;
+/// assert!(verdict.success());
+/// println!("{}", verdict.to_json());
+/// # Ok::<(), gobo::xlogo::TaskError>(())
+/// ```
 pub fn evaluate_bytes(task: &[u8], code: CodeInput<'_>) -> Result<Verdict, TaskError> {
     let task = load::task_from_slice(task)?;
     let world = World::new(&task);

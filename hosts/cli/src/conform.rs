@@ -1,6 +1,7 @@
 //! `gobo conform`: run scratch-vm's execute-fixture protocol (SAY `plan N` / `pass` / `fail` /
 //! `end`) on `.sb3` and `.sb2` files and folders (recursively). One line per fixture, then
-//! `N passed, N failed`.
+//! `N passed, N failed`. Exit 0 when every fixture passed, 1 when some failed (an unreadable
+//! file fails), 2 when a path is missing or no fixture was found.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,22 +25,25 @@ pub struct ConformArgs {
     pub fps: u32,
 }
 
-fn collect(p: &Path, out: &mut Vec<PathBuf>) {
+fn collect(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     if p.is_dir() {
         let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
             Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-            Err(_) => return,
+            Err(e) => return Err(format!("{}: {e}", p.display())),
         };
         entries.sort();
         for e in entries {
-            collect(&e, out);
+            collect(&e, out)?;
         }
+    } else if !p.exists() {
+        return Err(format!("{}: no such file or folder", p.display()));
     } else if p
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("sb3") || e.eq_ignore_ascii_case("sb2"))
     {
         out.push(p.to_path_buf());
     }
+    Ok(())
 }
 
 /// The verdict line for one fixture and whether it passed.
@@ -73,7 +77,16 @@ pub fn check_one(path: &Path, cfg: &Config, max_frames: u64) -> (String, bool) {
 pub fn run(a: ConformArgs) -> ExitCode {
     let mut files = Vec::new();
     for p in &a.paths {
-        collect(p, &mut files);
+        if let Err(e) = collect(p, &mut files) {
+            return crate::exit::bad_input("conform", e);
+        }
+    }
+    if files.is_empty() {
+        let paths: Vec<String> = a.paths.iter().map(|p| p.display().to_string()).collect();
+        return crate::exit::bad_input(
+            "conform",
+            format!("no .sb3 or .sb2 fixture found in {}", paths.join(", ")),
+        );
     }
     // The reference harness has no audio engine and no GUI (nothing drags).
     let cfg = Config {
@@ -93,9 +106,5 @@ pub fn run(a: ConformArgs) -> ExitCode {
         }
     }
     println!("{passed} passed, {failed} failed");
-    if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    crate::exit::verdict(failed as usize)
 }

@@ -2,19 +2,21 @@
 //! JSON lines) and rendering of an action sequence to PNG. Reads files and the dataset; all
 //! semantics are in `gobo::drawing`.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use gobo::drawing::actions::Actions;
-use gobo::drawing::batch::{eval_json, eval_line};
+use gobo::drawing::batch::{eval_json, eval_line, scored};
 use gobo::drawing::raster::Canvas;
 use gobo::drawing::task::{dataset_from_json, Task};
 use gobo::drawing::ui::UiConfig;
 use gobo::drawing::Profile;
 use gobo_host::batch::{run_batch, BatchOptions};
 use gobo_host::png::{write_png, PixelFormat};
+
+use crate::exit;
 use serde_json::Value;
 
 /// Environment variable naming the DrawingBench dataset file.
@@ -38,7 +40,7 @@ enum DrawCommand {
 #[derive(Debug, Args)]
 pub(crate) struct TaskArgs {
     /// Task by index into the dataset (0-based; ids are not unique).
-    #[arg(long, conflicts_with = "task")]
+    #[arg(long, conflicts_with = "task", allow_negative_numbers = true, value_parser = parse_task_index)]
     pub(crate) task_index: Option<usize>,
     /// Task from a JSON file (`{id, prompt, criteria}` or a bare criteria object).
     #[arg(long)]
@@ -67,6 +69,9 @@ struct EvalArgs {
     /// Worker threads for --batch (0 = one per core).
     #[arg(long, default_value_t = 0)]
     jobs: usize,
+    /// Indent the JSON result (default: one compact line).
+    #[arg(long)]
+    pretty: bool,
     /// The model's raw action text (a JSON list of actions).
     #[arg(required_unless_present = "batch")]
     actions: Option<PathBuf>,
@@ -85,7 +90,7 @@ struct RenderArgs {
 
 pub fn run(args: DrawArgs) -> ExitCode {
     let result = match args.command {
-        DrawCommand::Eval(a) => eval(a),
+        DrawCommand::Eval(a) => return eval(a),
         DrawCommand::Render(a) => render(a),
     };
     match result {
@@ -94,6 +99,15 @@ pub fn run(args: DrawArgs) -> ExitCode {
             eprintln!("gobo draw: {msg}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--task-index`: a dataset index, which cannot be negative.
+fn parse_task_index(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<i128>() {
+        Ok(i) if i < 0 => Err(format!("{i} is negative; task indices count from 0")),
+        Ok(i) => usize::try_from(i).map_err(|_| format!("{i} is too large")),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
     }
 }
 
@@ -143,23 +157,52 @@ pub(crate) fn load_task(args: &TaskArgs) -> Result<Option<Task>, String> {
 }
 
 fn profile(name: &str) -> Result<Profile, String> {
-    Profile::from_name(name)
-        .ok_or_else(|| format!("unknown profile `{name}` (drawingbench-1.0 or paper)"))
+    gobo::drawing::batch::profile(name)
 }
 
-fn eval(args: EvalArgs) -> Result<(), String> {
+/// Exit 0 when the drawing (every row, for a batch) was scored, 1 when not (too many actions,
+/// text that is not a list of actions, the reference's own exception), 2 on bad input.
+fn eval(args: EvalArgs) -> ExitCode {
+    match eval_inner(&args) {
+        Ok(code) => code,
+        Err(e) => exit::bad_input("draw", e),
+    }
+}
+
+fn eval_inner(args: &EvalArgs) -> Result<ExitCode, String> {
     let profile = profile(&args.profile)?;
     let ui = load_ui(&args.task)?;
     if let (Some(input), Some(out)) = (&args.batch, &args.out) {
-        return batch(input, out, &args, profile, &ui);
+        return batch(input, out, args, profile, &ui);
     }
     let task = load_task(&args.task)?.ok_or("pass --task-index I or --task FILE")?;
     let path = args.actions.as_deref().ok_or("missing ACTIONS file")?;
-    let row = eval_json(&read(path)?, &task.criteria, &ui, profile);
-    let text = serde_json::to_string_pretty(&Value::Object(row)).map_err(|e| e.to_string())?;
+    let row = Value::Object(eval_json(&read(path)?, &task.criteria, &ui, profile));
+    let text =
+        if args.pretty { serde_json::to_string_pretty(&row) } else { serde_json::to_string(&row) };
     // A closed stdout (`| head`) is not an error worth a panic.
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
-    Ok(())
+    let _ = writeln!(std::io::stdout().lock(), "{}", text.map_err(|e| e.to_string())?);
+    Ok(exit::verdict(usize::from(!scored(&row))))
+}
+
+/// Whether the file holds `needle`, read in chunks (a batch can be larger than memory).
+fn file_contains(path: &Path, needle: &[u8]) -> Result<bool, String> {
+    let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut kept = 0;
+    loop {
+        let n = f.read(&mut buf[kept..]).map_err(|e| format!("{}: {e}", path.display()))?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let end = kept + n;
+        if buf[..end].windows(needle.len()).any(|w| w == needle) {
+            return Ok(true);
+        }
+        // Keep the tail that could start a match cut by the chunk boundary.
+        kept = (needle.len() - 1).min(end);
+        buf.copy_within(end - kept..end, 0);
+    }
 }
 
 fn batch(
@@ -168,21 +211,20 @@ fn batch(
     args: &EvalArgs,
     profile: Profile,
     ui: &UiConfig,
-) -> Result<(), String> {
+) -> Result<ExitCode, String> {
     // The dataset is only needed when some line names a task by index.
-    let text = read_text(input)?;
-    let needs_dataset = text.lines().any(|l| l.contains("\"task_index\""));
-    let tasks = if needs_dataset { load_dataset(&args.task)? } else { Vec::new() };
+    let tasks = if file_contains(input, b"\"task_index\"")? {
+        load_dataset(&args.task)?
+    } else {
+        Vec::new()
+    };
     let eval = |line: &Value| eval_line(line, &tasks, ui, profile);
     let opts = BatchOptions { jobs: args.jobs, ..BatchOptions::default() };
-    let report = run_batch(input, out, &opts, eval).map_err(|e| e.to_string())?;
-    eprintln!(
-        "gobo draw: {} rows ({} evaluated, {} kept from an earlier run)",
-        report.rows.len(),
-        report.ran,
-        report.skipped
-    );
-    Ok(())
+    let mut failed = 0;
+    let report = run_batch(input, out, &opts, eval, |row| failed += usize::from(!scored(row)))
+        .map_err(|e| e.to_string())?;
+    exit::batch_summary("draw", &report, failed);
+    Ok(exit::verdict(failed))
 }
 
 fn render(args: RenderArgs) -> Result<(), String> {

@@ -9,11 +9,15 @@ mod conform;
 mod convert;
 mod diff_trace;
 mod draw;
+mod exit;
+mod observe;
 mod pack;
 mod project_input;
 mod render;
 mod run;
+mod serve;
 mod test;
+mod validate;
 mod xlogo;
 
 #[derive(Debug, Parser)]
@@ -49,6 +53,12 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
+    /// Check a Scratch project's structure: blocks, references, custom blocks, assets (docs/patches.md).
+    Validate(validate::ValidateArgs),
+    /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
+    Observe(observe::ObserveArgs),
+    /// Serve the HTTP API for agent harnesses, with durable jobs and a viewer (docs/server.md).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,5 +78,8 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Test(args) => test::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Observe(args) => observe::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }

@@ -5,11 +5,17 @@ use std::path::Path;
 
 use gobo::scratch::image::Image;
 use gobo_host::project::compile_files;
-use gobo_host::sb3::ProjectFiles;
+use gobo_host::sb3::{ProjectFiles, Sb3Error};
 
 /// Reads a project's files.
 pub fn load_files(path: &Path) -> Result<ProjectFiles, String> {
-    gobo_host::sb3::load_path(path).map_err(|e| format!("{}: {e}", path.display()))
+    gobo_host::sb3::load_path(path).map_err(|e| match e {
+        // These name the file already.
+        Sb3Error::Io { .. } | Sb3Error::NotZip { .. } | Sb3Error::MissingProjectJson { .. } => {
+            e.to_string()
+        }
+        e => format!("{}: {e}", path.display()),
+    })
 }
 
 /// Loads and compiles a project with its costume skins, printing each warning (a dropped
@@ -18,11 +24,29 @@ pub fn load_image(path: &Path) -> Result<Image, String> {
     compile_path(path, &load_files(path)?)
 }
 
-/// Compiles files read from `path` (named in messages), printing each warning.
+/// Loads and compiles a project without printing its warnings (a second load in one run).
+pub fn load_image_quiet(path: &Path) -> Result<Image, String> {
+    let files = load_files(path)?;
+    compile_files(&files).map(|c| c.image).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Compiles files read from `path` (named in messages), printing each warning; missing
+/// assets are reported once, in one line.
 pub fn compile_path(path: &Path, files: &ProjectFiles) -> Result<Image, String> {
     let compiled = compile_files(files).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut missing = 0usize;
     for warning in &compiled.warnings {
-        eprintln!("gobo: warning: {}: {warning}", path.display());
+        if warning.contains("is missing (using the default costume)") {
+            missing += 1;
+        } else {
+            eprintln!("gobo: warning: {}: {warning}", path.display());
+        }
+    }
+    if missing > 0 {
+        eprintln!(
+            "gobo: warning: {}: {missing} costume(s) name a missing asset and show the default costume",
+            path.display()
+        );
     }
     Ok(compiled.image)
 }

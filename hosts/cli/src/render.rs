@@ -22,11 +22,11 @@ pub struct RenderArgs {
     #[arg(long, requires = "output", conflicts_with_all = ["png_at", "png_dir"])]
     pub frame: Option<u64>,
     /// The PNG file for `--frame`.
-    #[arg(short = 'o', long, requires = "frame")]
+    #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
     /// Frames (0-based, after the frame's step) to write, comma separated, as
     /// `frame-NNNNN.png` in `--png-dir`.
-    #[arg(long, value_delimiter = ',', requires = "png_dir", required_unless_present = "frame")]
+    #[arg(long, value_delimiter = ',', requires = "png_dir")]
     pub png_at: Vec<u64>,
     /// Folder for the `--png-at` PNGs (created if missing).
     #[arg(long, requires = "png_at")]
@@ -45,10 +45,20 @@ pub struct RenderArgs {
     pub fps: u32,
 }
 
-fn parse_size(s: &str) -> Option<(u32, u32)> {
-    let (w, h) = s.split_once(['x', 'X'])?;
-    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
-    ((1..=4096).contains(&w) && (1..=4096).contains(&h)).then_some((w, h))
+/// The largest picture side `render` writes.
+const MAX_SIDE: u32 = 4096;
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let wh = s
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
+    let Some((w, h)) = wh else {
+        return Err(format!("--size {s:?} is not WIDTHxHEIGHT (e.g. 960x720)"));
+    };
+    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+        return Err(format!("--size {s}: each side must be 1 to {MAX_SIDE} pixels"));
+    }
+    Ok((w, h))
 }
 
 /// Run the subcommand.
@@ -65,7 +75,7 @@ pub fn run(a: RenderArgs) -> ExitCode {
 fn render_frames(a: &RenderArgs) -> Result<(), String> {
     let (w, h) = match a.scale {
         Some(k) => (480 * k, 360 * k),
-        None => parse_size(&a.size).ok_or_else(|| format!("--size {:?} is not WxH", a.size))?,
+        None => parse_size(&a.size)?,
     };
     // Where each requested frame goes.
     let outputs: Vec<(u64, PathBuf)> = match (a.frame, &a.output, &a.png_dir) {
@@ -74,7 +84,9 @@ fn render_frames(a: &RenderArgs) -> Result<(), String> {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             a.png_at.iter().map(|&f| (f, dir.join(format!("frame-{f:05}.png")))).collect()
         }
-        _ => return Err("give --frame N -o FILE, or --png-at F,... --png-dir DIR".into()),
+        _ => {
+            return Err("which frame? pass --frame N -o FILE.png (one picture), or --png-at F,G,.. --png-dir DIR (several)".into())
+        }
     };
     let img = crate::project_input::load_image(&a.project)?;
     let sc = match &a.scenario {

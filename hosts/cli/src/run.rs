@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gobo::scratch::scenario::Scenario;
-use gobo::scratch::trace::{end_line, meta_line, run_frames, MetaInfo};
 use gobo::scratch::vm::drag::DragStyle;
 use gobo::scratch::vm::sound::AudioMode;
-use gobo::scratch::vm::{Config, Vm};
+use gobo::scratch::vm::Vm;
+use gobo_host::run::{parse_audio, parse_drag, run_trace_vm, RunOptions, Source};
 
 /// Arguments of `gobo run`.
 #[derive(Debug, Args)]
@@ -53,47 +53,119 @@ pub struct RunArgs {
     /// Stop after two idle frames once no scenario event is pending.
     #[arg(long)]
     pub until_idle: bool,
-    /// Where to write the trace (`-` for stdout); without it only a summary is printed.
+    /// Where to write the trace (`-` for stdout); without it a short summary is printed
+    /// (frames, what was said, where the sprites ended, the variables).
     #[arg(long)]
     pub trace: Option<String>,
+    /// Also write a picture of the stage after the last frame run (480x360 PNG).
+    #[arg(long)]
+    pub png: Option<PathBuf>,
+    /// Print the summary as JSON (`{"frames", "threads", "random_draws"}`).
+    #[arg(long, conflicts_with = "trace")]
+    pub json: bool,
 }
 
-/// Parse `--audio`.
-pub fn parse_audio(s: &str) -> Result<AudioMode, String> {
-    AudioMode::parse(s).ok_or_else(|| format!("{s:?}: expected none or timed"))
-}
+/// Lines of `said:` shown in the summary.
+const SAID_SHOWN: usize = 12;
 
-/// Parse `--drag`.
-pub fn parse_drag(s: &str) -> Result<DragStyle, String> {
-    DragStyle::parse(s).ok_or_else(|| format!("{s:?}: expected player, editor or none"))
-}
-
-/// Parse `YYYY-MM-DDTHH:MM:SS[.fff]Z` into ms since 1970.
-pub fn parse_epoch(s: &str) -> Option<f64> {
-    let s = s.strip_suffix('Z').unwrap_or(s);
-    let (date, time) = s.split_once('T').unwrap_or((s, "00:00:00"));
-    let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
-    let (y, m, dd) = (d.next()??, d.next()??, d.next()??);
-    let mut t = time.split(':');
-    let h: i64 = t.next()?.parse().ok()?;
-    let mi: i64 = t.next().unwrap_or("0").parse().ok()?;
-    let sec: f64 = t.next().unwrap_or("0").parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&dd) {
-        return None;
+fn collect_says(line: &str, said: &mut Vec<String>, total: &mut usize) {
+    if !line.contains("\"says\":[{") {
+        return;
     }
-    let y2 = if m <= 2 { y - 1 } else { y };
-    let era = y2.div_euclid(400);
-    let yoe = y2 - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + dd - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some((days * 86_400_000 + h * 3_600_000 + mi * 60_000) as f64 + sec * 1000.0)
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { return };
+    let frame = v["f"].as_u64().unwrap_or(0);
+    for s in v["says"].as_array().into_iter().flatten() {
+        *total += 1;
+        if said.len() < SAID_SHOWN {
+            let text = match &s["text"] {
+                serde_json::Value::String(t) => format!("{t:?}"),
+                other => other.to_string(),
+            };
+            let verb = s["type"].as_str().unwrap_or("say");
+            let who = s["target"].as_str().unwrap_or("?");
+            said.push(format!("  frame {frame:>4}  {who} {verb}s {text}"));
+        }
+    }
+}
+
+/// The human summary of a run: frames, what was said, sprites, variables.
+fn human_summary(vm: &Vm, said: &[String], said_total: usize) -> String {
+    use std::fmt::Write as _;
+    let o = vm.observe();
+    let fps = f64::from(vm.config().fps.max(1));
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} frames ({:.1} s of virtual time), {} scripts still running",
+        vm.frame(),
+        vm.frame() as f64 / fps,
+        vm.thread_count()
+    );
+    if said.is_empty() {
+        let _ = writeln!(s, "said: nothing");
+    } else {
+        let _ = writeln!(s, "said:");
+        for line in said {
+            let _ = writeln!(s, "{line}");
+        }
+        if said_total > said.len() {
+            let _ = writeln!(s, "  ... and {} more", said_total - said.len());
+        }
+    }
+    if !o.sprites.is_empty() {
+        let _ = writeln!(s, "sprites:");
+    }
+    for sp in &o.sprites {
+        let name = if sp.clone == 0 {
+            sp.name.to_string()
+        } else {
+            format!("{} (clone {})", sp.name, sp.clone)
+        };
+        let _ = writeln!(
+            s,
+            "  {name}: x {} y {} direction {} size {}%{}",
+            sp.x,
+            sp.y,
+            sp.dir,
+            sp.size,
+            if sp.visible { "" } else { ", hidden" }
+        );
+    }
+    let mut vars: Vec<String> =
+        o.globals.iter().map(|(n, v)| format!("  {n} = {}", value_text(v))).collect();
+    for sp in o.sprites.iter().filter(|sp| sp.clone == 0) {
+        vars.extend(sp.vars.iter().map(|(n, v)| format!("  {}: {n} = {}", sp.name, value_text(v))));
+    }
+    if !vars.is_empty() {
+        let _ = writeln!(s, "variables:");
+        for v in vars {
+            let _ = writeln!(s, "{v}");
+        }
+    }
+    s
+}
+
+fn value_text(v: &gobo::scratch::value::Value) -> String {
+    let mut s = String::new();
+    gobo::scratch::trace::push_value(&mut s, v);
+    s
+}
+
+/// `--png`: the stage after the last frame run, drawn by running the project again.
+fn write_png(a: &RunArgs, sc: &Scenario, vm: &Vm, path: &std::path::Path) -> Result<(), String> {
+    let Some(last) = vm.frame().checked_sub(1) else {
+        return Err("--png: no frame ran".to_string());
+    };
+    let img = crate::project_input::load_image_quiet(&a.project)?;
+    let pngs = gobo_host::stage::render_frames(img, sc, vm.config().clone(), &[last], 480, 360)
+        .map_err(|e| e.to_string())?;
+    let png = pngs.into_iter().next().ok_or("--png: nothing drawn")?;
+    std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Run the subcommand.
 pub fn run(a: RunArgs) -> ExitCode {
-    let img = match crate::project_input::load_image(&a.project) {
+    let image = match crate::project_input::load_image(&a.project) {
         Ok(i) => i,
         Err(e) => {
             eprintln!("gobo run: {e}");
@@ -113,32 +185,26 @@ pub fn run(a: RunArgs) -> ExitCode {
             }
         },
     };
-    let Some(epoch_ms) = parse_epoch(&a.epoch) else {
-        eprintln!("gobo run: --epoch {:?} is not an ISO 8601 UTC time", a.epoch);
-        return ExitCode::from(2);
-    };
-    let frames = a.frames.or(sc.frames).unwrap_or(300);
-    let cfg = Config {
+    let opts = RunOptions {
+        frames: a.frames,
+        seed: a.seed,
         fps: a.fps,
-        ticks_per_frame: a.ticks_per_frame,
-        warp_checks: a.warp_checks,
         turbo: a.turbo,
-        seed: a.seed.or(sc.seed).unwrap_or(1),
-        epoch_ms,
         audio: a.audio,
         drag: a.drag,
-        ..Config::default()
+        ticks_per_frame: a.ticks_per_frame,
+        warp_checks: a.warp_checks,
+        epoch: a.epoch.clone(),
+        until_idle: a.until_idle,
     };
-    for w in &img.warnings {
+    // Checked before the image's warnings are printed, as before.
+    if let Err(e) = opts.config(&sc) {
+        eprintln!("gobo run: {e}");
+        return ExitCode::from(2);
+    }
+    for w in &image.warnings {
         eprintln!("gobo run: warning: {w}");
     }
-    let mut vm = match Vm::new(img, cfg) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("gobo run: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let mut out: Box<dyn Write> = match a.trace.as_deref() {
         None => Box::new(std::io::sink()),
         Some("-") => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
@@ -155,25 +221,46 @@ pub fn run(a: RunArgs) -> ExitCode {
     let hashed =
         if a.project.is_dir() { a.project.join("project.json") } else { a.project.clone() };
     let md5 = std::fs::read(&hashed).ok().map(|b| gobo::md5::hex(&b));
-    let info = MetaInfo { project: &project, frames, epoch: &a.epoch, md5: md5.as_deref() };
-    let meta = meta_line(&vm, &info);
-    let mut ok = writeln!(out, "{meta}").is_ok();
-    run_frames(&mut vm, &sc, frames, a.until_idle, &mut |line| {
+    let source = Source { project: &project, md5: md5.as_deref() };
+    let mut ok = true;
+    // Without --trace, what was said is gathered for the summary (at most SAID_SHOWN lines).
+    let mut said: Vec<String> = Vec::new();
+    let mut said_total = 0usize;
+    let summary = a.trace.is_none() && !a.json;
+    let (vm, totals) = match run_trace_vm(image, &sc, &opts, source, &mut |line| {
+        if summary {
+            collect_says(line, &mut said, &mut said_total);
+        }
         ok &= writeln!(out, "{line}").is_ok();
-    });
-    ok &= writeln!(out, "{}", end_line(&vm)).is_ok() && out.flush().is_ok();
-    if a.trace.is_none() {
-        println!(
-            "{} frames, {} threads left, {} random draws",
-            vm.frame(),
-            vm.thread_count(),
-            vm.random_calls()
-        );
+    }) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("gobo run: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    ok &= out.flush().is_ok();
+    if a.json {
+        println!("{}", totals.to_json());
+    } else if summary {
+        print!("{}", human_summary(&vm, &said, said_total));
     }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
+    if let Some(png) = &a.png {
+        if let Err(e) = write_png(&a, &sc, &vm, png) {
+            eprintln!("gobo run: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if !ok {
         eprintln!("gobo run: could not write the trace");
-        ExitCode::from(1)
+        return ExitCode::from(2);
+    }
+    match vm.stopped() {
+        // A budget halted a runaway program (docs/trace.md, "Budgets").
+        Some(stop) => {
+            eprintln!("gobo run: {stop}");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
     }
 }

@@ -57,28 +57,19 @@ pub struct TestArgs {
 
 pub fn run(args: TestArgs) -> ExitCode {
     if let (Some(manifest), Some(out)) = (&args.batch, &args.out) {
-        let opts = BatchOptions { jobs: args.jobs, progress: true };
+        let opts = BatchOptions { jobs: args.jobs, ..BatchOptions::default() };
         let base = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
         let stability = Stability { theta_pass: args.theta_pass, theta_fail: args.theta_fail };
-        return match run_batch(manifest, out, &opts, |row| batch_row(row, &base, stability)) {
+        let mut failed = 0;
+        let eval = |row: &Json| batch_row(row, &base, stability);
+        let visit =
+            |row: &Json| failed += usize::from(row.get("success") != Some(&Json::Bool(true)));
+        return match run_batch(manifest, out, &opts, eval, visit) {
             Ok(report) => {
-                let failed = report
-                    .rows
-                    .iter()
-                    .filter(|r| r.get("success") != Some(&Json::Bool(true)))
-                    .count();
-                eprintln!(
-                    "gobo test: {} rows ({} run, {} already done), {failed} not passing",
-                    report.rows.len(),
-                    report.ran,
-                    report.skipped
-                );
-                ExitCode::SUCCESS
+                crate::exit::batch_summary("test", &report, failed);
+                crate::exit::verdict(failed)
             }
-            Err(e) => {
-                eprintln!("gobo test: {e}");
-                ExitCode::from(2)
-            }
+            Err(e) => crate::exit::bad_input("test", e),
         };
     }
     let (Some(project), Some(suite)) = (&args.project, &args.suite) else {

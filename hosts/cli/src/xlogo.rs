@@ -13,6 +13,8 @@ use gobo::xlogo::{evaluate_code, load, parse_code, CodeInput, Emulator, Task, Ve
 use gobo_host::batch::{run_batch, BatchOptions};
 use gobo_host::png::{write_png, PixelFormat};
 
+use crate::exit;
+
 #[derive(Debug, Args)]
 pub struct XlogoArgs {
     #[command(subcommand)]
@@ -78,7 +80,7 @@ struct RenderArgs {
 
 pub fn run(args: XlogoArgs) -> ExitCode {
     let result = match args.command {
-        XlogoCommand::Eval(a) => eval(a),
+        XlogoCommand::Eval(a) => return eval(a),
         XlogoCommand::Prompt(a) => load_task(&a.task).map(|task| {
             let style = match a.style {
                 Style::Nl => PromptStyle::Nl,
@@ -114,31 +116,37 @@ fn code_input<'a>(path: &Path, bytes: &'a [u8]) -> CodeInput<'a> {
     }
 }
 
-fn eval(a: EvalArgs) -> Result<(), String> {
+/// Exit 0 when the code solves the task (every row, for a batch), 1 when not, 2 on bad input.
+fn eval(a: EvalArgs) -> ExitCode {
     if let (Some(input), Some(out)) = (&a.batch, &a.out) {
         return eval_batch(input, out, a.jobs);
     }
     let (Some(task_path), Some(code_path)) = (&a.task, &a.code) else {
-        return Err("eval needs TASK and CODE, or --batch IN --out OUT".to_string());
+        return exit::bad_input("xlogo", "eval needs TASK and CODE, or --batch IN --out OUT");
     };
-    let task = load_task(task_path)?;
+    let task = match load_task(task_path) {
+        Ok(t) => t,
+        Err(e) => return exit::bad_input("xlogo", e),
+    };
     let world = World::new(&task);
-    let code = read(code_path)?;
+    let code = match read(code_path) {
+        Ok(c) => c,
+        Err(e) => return exit::bad_input("xlogo", e),
+    };
     let verdict = evaluate_code(&world, code_input(code_path, &code));
     println!("{}", verdict.to_json());
-    Ok(())
+    exit::verdict(usize::from(!verdict.success()))
 }
 
-fn eval_batch(input: &Path, out: &Path, jobs: usize) -> Result<(), String> {
+fn eval_batch(input: &Path, out: &Path, jobs: usize) -> ExitCode {
     let opts = BatchOptions { jobs, ..BatchOptions::default() };
-    let report = run_batch(input, out, &opts, eval_row).map_err(|e| e.to_string())?;
-    let s = Summary::of(&report.rows);
+    let mut s = Summary::default();
+    let report = match run_batch(input, out, &opts, eval_row, |row| s.add(row)) {
+        Ok(r) => r,
+        Err(e) => return exit::bad_input("xlogo", e),
+    };
     eprintln!(
-        "{} rows ({} evaluated, {} already in {}): success {:.4} ({}), format {:.4} ({}), no crash {:.4} ({})",
-        s.rows,
-        report.ran,
-        report.skipped,
-        out.display(),
+        "gobo xlogo: success {:.4} ({}), format {:.4} ({}), no crash {:.4} ({})",
         s.rate(s.success),
         s.success,
         s.rate(s.format_ok),
@@ -146,7 +154,9 @@ fn eval_batch(input: &Path, out: &Path, jobs: usize) -> Result<(), String> {
         s.rate(s.no_crash),
         s.no_crash
     );
-    Ok(())
+    let failed = s.rows - s.success;
+    exit::batch_summary("xlogo", &report, failed);
+    exit::verdict(failed)
 }
 
 fn render(a: RenderArgs) -> Result<(), String> {

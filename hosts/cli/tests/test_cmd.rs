@@ -124,7 +124,8 @@ fn batch_resumes_after_a_kill_with_the_same_results() {
     let full = dir.join("full.jsonl");
     let status =
         batch(&manifest, &full).stderr(Stdio::null()).status().unwrap_or_else(|e| panic!("{e}"));
-    assert!(status.success());
+    // Broken variants and the bad row fail: the batch exits 1 (README, "Exit codes").
+    assert_eq!(status.code(), Some(1));
     assert_eq!(lines(&full), rows + 1);
 
     // Kill a second run once some rows are written, then rerun it to completion.
@@ -145,7 +146,7 @@ fn batch_resumes_after_a_kill_with_the_same_results() {
     );
     let status =
         batch(&manifest, &cut).stderr(Stdio::null()).status().unwrap_or_else(|e| panic!("{e}"));
-    assert!(status.success());
+    assert_eq!(status.code(), Some(1));
     let (a, b) = (fs::read(&full).unwrap_or_default(), fs::read(&cut).unwrap_or_default());
     assert!(a == b, "resumed results differ from an uninterrupted run");
 

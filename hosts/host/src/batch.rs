@@ -1,23 +1,32 @@
 //! Resumable parallel batch runs over JSON-lines files: one input object per line, one result row
 //! per input, evaluated on all cores, appended to the output as each finishes, and finally
 //! rewritten in input order so an interrupted-then-resumed run ends with the same bytes as an
-//! uninterrupted one.
+//! uninterrupted one. [`map_rows`] applies the same row rules to rows held in memory (the
+//! Python package's batch calls).
+//!
+//! Rows stream: inputs are read one line at a time (an index of ids and byte offsets is all
+//! that is kept), at most a few lines per worker are in flight, and rows go to the output as
+//! they finish; the final reordering copies rows by offset. Memory stays bounded by the longest
+//! line, whatever the batch's size. A line longer than [`BatchOptions::max_line_bytes`] is not
+//! parsed: it gets an error row, with its `id` read by a streaming scan.
 //!
 //! Rows are matched to inputs by their `id` field (compared as JSON text, so `1` and `"1"`
-//! differ); an input without an `id` is keyed by its line number (`"#L12"`). A line of the
-//! output that does not parse (a write cut off by a kill) is dropped on resume and its input is
+//! differ); an input without an `id` is keyed by its line number (`"#L12"`). A line that is not
+//! JSON keeps the `id` its text names before the fault, when it names one. A line of the output
+//! that does not parse (a write cut off by a kill) is dropped on resume and its input is
 //! evaluated again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// How a batch runs.
@@ -27,19 +36,22 @@ pub struct BatchOptions {
     pub jobs: usize,
     /// Draw a progress bar on stderr (only when stderr is a terminal).
     pub progress: bool,
+    /// The longest input line parsed (bytes); a longer one gets an error row. Default 64 MiB.
+    pub max_line_bytes: usize,
 }
 
 impl Default for BatchOptions {
     fn default() -> Self {
-        BatchOptions { jobs: 0, progress: true }
+        BatchOptions { jobs: 0, progress: true, max_line_bytes: 64 << 20 }
     }
 }
 
 /// What a finished batch produced.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchReport {
-    /// Every result row, in input order (rows from an earlier, interrupted run included).
-    pub rows: Vec<Value>,
+    /// Rows in the output, one per input line (rows from an earlier, interrupted run
+    /// included).
+    pub rows: usize,
     /// Inputs evaluated by this run.
     pub ran: usize,
     /// Inputs skipped because the output already held their row.
@@ -54,6 +66,8 @@ pub enum BatchError {
     Io { path: PathBuf, source: io::Error },
     /// Two input lines carry the same `id`, so their rows could not be told apart on resume.
     DuplicateId { id: String, first_line: usize, line: usize },
+    /// The input holds no line to evaluate.
+    Empty { path: PathBuf },
 }
 
 impl fmt::Display for BatchError {
@@ -63,6 +77,7 @@ impl fmt::Display for BatchError {
             BatchError::DuplicateId { id, first_line, line } => {
                 write!(f, "input line {line}: id {id} already used on line {first_line}")
             }
+            BatchError::Empty { path } => write!(f, "{}: no input lines", path.display()),
         }
     }
 }
@@ -71,7 +86,7 @@ impl std::error::Error for BatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             BatchError::Io { source, .. } => Some(source),
-            BatchError::DuplicateId { .. } => None,
+            BatchError::DuplicateId { .. } | BatchError::Empty { .. } => None,
         }
     }
 }
@@ -80,38 +95,48 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> BatchError + '_ {
     move |source| BatchError::Io { path: path.to_path_buf(), source }
 }
 
-/// One input line, parsed.
+/// One input line, indexed (its text stays in the file).
 struct Item {
     key: String,
     id: Value,
-    /// The parsed object, or why the line is not a JSON value.
-    input: Result<Value, String>,
     line: usize,
+    /// Why the line cannot be evaluated, found while indexing (too long).
+    fault: Option<String>,
 }
 
-/// Runs `eval` over every line of `input` and writes one row per line to `output`.
+/// A line for a worker: its index and its bytes, or the row it gets without evaluation.
+type Work = (usize, Result<Vec<u8>, String>);
+
+/// Runs `eval` over every line of `input`, writes one row per line to `output`, and calls
+/// `visit` with every row in input order once the output is complete.
 ///
 /// `eval` must be a pure function of its input line: the runner stores its result with the
-/// input's `id` (set on the row, overriding any `id` the row carries). A line that is not JSON
-/// gets a row `{"id": null, "line": N, "error": "..."}` without calling `eval`; an `eval` that
-/// panics gets a row with an `error` field, and the batch goes on.
-pub fn run_batch<F>(
+/// input's `id` (set on the row, overriding any `id` the row carries). A line that is not JSON,
+/// or longer than [`BatchOptions::max_line_bytes`], gets a row `{"id", "line": N, "error"}`
+/// without calling `eval`; an `eval` that panics gets a row with an `error` field, and the
+/// batch goes on.
+pub fn run_batch<F, V>(
     input: &Path,
     output: &Path,
     opts: &BatchOptions,
     eval: F,
+    mut visit: V,
 ) -> Result<BatchReport, BatchError>
 where
     F: Fn(&Value) -> Value + Sync,
+    V: FnMut(&Value),
 {
-    let items = read_inputs(input)?;
-    let mut done = read_done(output, &items)?;
-    let skipped = done.len();
-    // Rewrite what survives so that appending never follows a half-written line.
-    write_rows(output, items.iter().filter_map(|item| done.get(&item.key)))?;
-
-    let pending: Vec<usize> =
-        (0..items.len()).filter(|&i| !done.contains_key(&items[i].key)).collect();
+    let max_line = opts.max_line_bytes.max(1);
+    let items = index_inputs(input, max_line)?;
+    if items.is_empty() {
+        return Err(BatchError::Empty { path: input.to_path_buf() });
+    }
+    // Rows already in the output, by key: rewritten (compacted) so that appending never
+    // follows a half-written line; `at` maps each key to its row's place in `output`.
+    let mut at = compact_done(output, &items)?;
+    let skipped = at.len();
+    let pending: HashSet<usize> =
+        (0..items.len()).filter(|&i| !at.contains_key(&items[i].key)).collect();
     let jobs = if opts.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -119,88 +144,308 @@ where
     };
     let mut progress = Progress::new(opts.progress, items.len(), skipped);
     let file = OpenOptions::new().append(true).create(true).open(output).map_err(io_err(output))?;
+    let mut offset = file.metadata().map_err(io_err(output))?.len();
     let mut out = BufWriter::new(file);
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Value)>();
+    let (work_tx, work_rx) = mpsc::sync_channel::<Work>(jobs * 2);
+    let work_rx = Mutex::new(work_rx);
+    let (row_tx, row_rx) = mpsc::sync_channel::<(usize, Value)>(jobs * 2);
 
-    let write_result = std::thread::scope(|scope| {
+    let result = std::thread::scope(|scope| {
+        let (items, pending) = (&items, &pending);
+        let reader = scope.spawn(move || feed(input, max_line, items, pending, work_tx));
         for _ in 0..jobs.min(pending.len()) {
-            let tx = tx.clone();
-            let (items, pending, next, eval) = (&items, &pending, &next, &eval);
+            let (row_tx, work_rx, eval) = (row_tx.clone(), &work_rx, &eval);
             scope.spawn(move || loop {
-                let n = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&index) = pending.get(n) else { break };
-                let row = evaluate(&items[index], eval);
-                if tx.send((index, row)).is_err() {
+                let next = work_rx.lock().map(|rx| rx.recv());
+                let Ok(Ok((index, line))) = next else { break };
+                let row = evaluate(&items[index], line, eval);
+                if row_tx.send((index, row)).is_err() {
                     break;
                 }
             });
         }
-        drop(tx);
-        for (index, row) in rx {
+        drop(row_tx);
+        let mut written = Ok(());
+        for (index, row) in row_rx {
+            if written.is_err() {
+                continue;
+            }
             let line = serde_json::to_string(&row).unwrap_or_default();
-            writeln!(out, "{line}").and_then(|()| out.flush()).map_err(io_err(output))?;
-            done.insert(items[index].key.clone(), row);
+            written = writeln!(out, "{line}").and_then(|()| out.flush()).map_err(io_err(output));
+            at.insert(items[index].key.clone(), (offset, line.len()));
+            offset += line.len() as u64 + 1;
             progress.tick();
         }
-        Ok::<(), BatchError>(())
+        let read = reader.join().unwrap_or(Ok(()));
+        written.and(read)
     });
     progress.finish();
-    write_result?;
+    result?;
     drop(out);
-
-    let rows: Vec<Value> = items.iter().filter_map(|item| done.remove(&item.key)).collect();
-    write_rows(output, rows.iter())?;
-    Ok(BatchReport { rows, ran: pending.len(), skipped })
+    reorder(output, &items, &at, &mut visit)?;
+    Ok(BatchReport { rows: items.len(), ran: pending.len(), skipped })
 }
 
-fn evaluate<F: Fn(&Value) -> Value>(item: &Item, eval: &F) -> Value {
-    let mut row = match &item.input {
+/// Reads the input again and hands every pending line to the workers.
+fn feed(
+    input: &Path,
+    max_line: usize,
+    items: &[Item],
+    pending: &HashSet<usize>,
+    tx: mpsc::SyncSender<Work>,
+) -> Result<(), BatchError> {
+    let mut reader = BufReader::new(File::open(input).map_err(io_err(input))?);
+    let mut buf = Vec::new();
+    let mut index = 0;
+    loop {
+        let Some(long) = next_line(&mut reader, max_line, &mut buf).map_err(io_err(input))? else {
+            return Ok(());
+        };
+        if blank(&buf) && !long {
+            continue;
+        }
+        if long {
+            drain_line(&mut reader).map_err(io_err(input))?;
+        }
+        if pending.contains(&index) {
+            let work = match &items[index].fault {
+                Some(fault) => Err(fault.clone()),
+                None => Ok(std::mem::take(&mut buf)),
+            };
+            if tx.send((index, work)).is_err() {
+                return Ok(());
+            }
+        }
+        index += 1;
+    }
+}
+
+fn blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Reads the next line (without its newline) into `buf`, keeping at most `max` bytes. `None`
+/// at the end of the input; `Some(true)` when the line is longer than `max` (its rest is
+/// still unread).
+fn next_line(r: &mut impl BufRead, max: usize, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let avail = r.fill_buf()?;
+        if avail.is_empty() {
+            return Ok(any.then_some(false));
+        }
+        any = true;
+        let (take, newline) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (avail.len(), false),
+        };
+        let room = max - buf.len();
+        if take > room {
+            buf.extend_from_slice(&avail[..room]);
+            r.consume(room);
+            return Ok(Some(true));
+        }
+        buf.extend_from_slice(&avail[..take]);
+        r.consume(take + usize::from(newline));
+        if newline {
+            return Ok(Some(false));
+        }
+    }
+}
+
+/// The rest of the current line, as a reader that ends at (and consumes) its newline.
+struct LineRest<'a, R: BufRead>(&'a mut R, bool);
+
+impl<R: BufRead> Read for LineRest<'_, R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.1 || out.is_empty() {
+            return Ok(0);
+        }
+        let avail = self.0.fill_buf()?;
+        if avail.is_empty() {
+            self.1 = true;
+            return Ok(0);
+        }
+        let end = avail.iter().position(|&b| b == b'\n');
+        let n = end.unwrap_or(avail.len()).min(out.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        let at_newline = end == Some(n);
+        self.0.consume(n + usize::from(at_newline));
+        self.1 = at_newline;
+        Ok(n)
+    }
+}
+
+fn drain_line(r: &mut impl BufRead) -> io::Result<()> {
+    io::copy(&mut LineRest(r, false), &mut io::sink()).map(drop)
+}
+
+/// The `id` a JSON object's text names, read as a stream without building the object: the
+/// first `"id"` member at the top level, if the text gets that far before a fault.
+fn scan_id(text: impl Read) -> Option<Value> {
+    let mut id = None;
+    let mut de = serde_json::Deserializer::from_reader(text);
+    let _ = IdSeed(&mut id).deserialize(&mut de);
+    id
+}
+
+struct IdSeed<'a>(&'a mut Option<Value>);
+
+impl<'de> DeserializeSeed<'de> for IdSeed<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for IdSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "id" {
+                *self.0 = Some(map.next_value()?);
+                return Ok(());
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+fn evaluate<F: Fn(&Value) -> Value>(item: &Item, line: Result<Vec<u8>, String>, eval: &F) -> Value {
+    match line.and_then(|bytes| parse_line(&bytes, item.line)) {
         Err(message) => {
             let mut row = Map::new();
             row.insert("line".into(), Value::from(item.line));
-            row.insert("error".into(), Value::from(message.as_str()));
+            row.insert("error".into(), Value::from(message));
+            with_id(Value::Object(row), item.id.clone())
+        }
+        Ok(input) => evaluate_value(&input, item.id.clone(), eval),
+    }
+}
+
+/// `eval(input)` with `id` set on the row; a panic becomes an `error` row.
+fn evaluate_value<F: Fn(&Value) -> Value>(input: &Value, id: Value, eval: &F) -> Value {
+    let row = match panic::catch_unwind(AssertUnwindSafe(|| eval(input))) {
+        Ok(row) => row,
+        Err(_) => {
+            let mut row = Map::new();
+            row.insert("error".into(), Value::from("internal error: the evaluator panicked"));
             Value::Object(row)
         }
-        Ok(input) => match panic::catch_unwind(AssertUnwindSafe(|| eval(input))) {
-            Ok(row) => row,
-            Err(_) => {
-                let mut row = Map::new();
-                row.insert("error".into(), Value::from("internal error: the evaluator panicked"));
-                Value::Object(row)
-            }
-        },
     };
-    match &mut row {
-        Value::Object(map) => {
-            map.insert("id".into(), item.id.clone());
+    with_id(row, id)
+}
+
+/// Inputs a worker claims at a time in [`map_rows`].
+const CLAIM: usize = 64;
+
+/// Evaluates `inputs` in memory on `jobs` threads (0: one per available core) and returns one
+/// row per input, in input order, by [`run_batch`]'s rules: the row's `id` is the input's
+/// (`null` when it has none, or is not an object), and an `eval` that panics gives a row with
+/// an `error` field while the batch goes on. Nothing is read or written.
+pub fn map_rows<F>(inputs: &[Value], jobs: usize, eval: F) -> Vec<Value>
+where
+    F: Fn(&Value) -> Value + Sync,
+{
+    let jobs =
+        if jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { jobs };
+    let id_of = |input: &Value| input.get("id").cloned().unwrap_or(Value::Null);
+    if jobs <= 1 || inputs.len() <= CLAIM {
+        return inputs.iter().map(|input| evaluate_value(input, id_of(input), &eval)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Vec<Value>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs.min(inputs.len().div_ceil(CLAIM)))
+            .map(|_| {
+                let (next, eval, id_of) = (&next, &eval, &id_of);
+                scope.spawn(move || {
+                    let mut parts = Vec::new();
+                    loop {
+                        let start = next.fetch_add(CLAIM, Ordering::Relaxed);
+                        if start >= inputs.len() {
+                            break;
+                        }
+                        let end = (start + CLAIM).min(inputs.len());
+                        let rows = inputs[start..end]
+                            .iter()
+                            .map(|input| evaluate_value(input, id_of(input), eval))
+                            .collect();
+                        parts.push((start, rows));
+                    }
+                    parts
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| panic::resume_unwind(e)))
+            .collect()
+    });
+    parts.sort_unstable_by_key(|p| p.0);
+    parts.into_iter().flat_map(|p| p.1).collect()
+}
+
+/// A result row carrying its input's `id` (set on an object row, overriding any `id` it has;
+/// any other value is wrapped as `{"id", "result"}`). Every host's batch rows are made so.
+pub fn with_id(row: Value, id: Value) -> Value {
+    match row {
+        Value::Object(mut map) => {
+            map.insert("id".into(), id);
+            Value::Object(map)
         }
         other => {
             let mut map = Map::new();
-            map.insert("id".into(), item.id.clone());
-            map.insert("result".into(), other.take());
-            *other = Value::Object(map);
+            map.insert("id".into(), id);
+            map.insert("result".into(), other);
+            Value::Object(map)
         }
     }
-    row
 }
 
-fn read_inputs(path: &Path) -> Result<Vec<Item>, BatchError> {
-    let reader = BufReader::new(File::open(path).map_err(io_err(path))?);
+/// The deepest nesting a batch line may have (serde_json's own limit, 128, would refuse
+/// programs the formats accept, such as XLogo code 64 repeats deep).
+pub const MAX_LINE_NESTING: usize = 1024;
+
+/// Parses one input line as JSON, within [`MAX_LINE_NESTING`].
+fn parse_line(bytes: &[u8], line: usize) -> Result<Value, String> {
+    if gobo::nesting::json_nesting(bytes, MAX_LINE_NESTING) > MAX_LINE_NESTING {
+        return Err(format!("input line {line} nests deeper than {MAX_LINE_NESTING} levels"));
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut de)
+        .and_then(|v: Value| de.end().map(|()| v))
+        .map_err(|e| format!("input line {line} is not valid JSON: {e}"))
+}
+
+/// One pass over the input: the key, id and line number of every non-blank line.
+fn index_inputs(path: &Path, max_line: usize) -> Result<Vec<Item>, BatchError> {
+    let mut reader = BufReader::new(File::open(path).map_err(io_err(path))?);
     let mut items = Vec::new();
     let mut first_line: HashMap<String, usize> = HashMap::new();
-    for (n, line) in reader.lines().enumerate() {
-        let line_no = n + 1;
-        let line = line.map_err(io_err(path))?;
-        if line.trim().is_empty() {
+    let mut buf = Vec::new();
+    let mut line_no = 0;
+    while let Some(long) = next_line(&mut reader, max_line, &mut buf).map_err(io_err(path))? {
+        line_no += 1;
+        if !long && blank(&buf) {
             continue;
         }
-        let parsed: Result<Value, String> = serde_json::from_str(&line)
-            .map_err(|e| format!("input line {line_no} is not valid JSON: {e}"));
-        let id = match &parsed {
-            Ok(Value::Object(map)) => map.get("id").cloned().unwrap_or(Value::Null),
-            _ => Value::Null,
+        let (id, fault) = if long {
+            let id = scan_id(io::Cursor::new(&buf).chain(LineRest(&mut reader, false)));
+            drain_line(&mut reader).map_err(io_err(path))?;
+            let fault = format!(
+                "input line {line_no} is longer than {max_line} bytes, the most a batch line may hold"
+            );
+            (id, Some(fault))
+        } else {
+            (scan_id(buf.as_slice()), None)
         };
+        let id = id.unwrap_or(Value::Null);
         let key = match &id {
             Value::Null => format!("#L{line_no}"),
             id => id.to_string(),
@@ -209,47 +454,89 @@ fn read_inputs(path: &Path) -> Result<Vec<Item>, BatchError> {
             return Err(BatchError::DuplicateId { id: key, first_line: first, line: line_no });
         }
         first_line.insert(key.clone(), line_no);
-        items.push(Item { key, id, input: parsed, line: line_no });
+        items.push(Item { key, id, line: line_no, fault });
     }
     Ok(items)
 }
 
-/// Rows already in `output` whose id names an input (by key); unparsable lines are dropped.
-fn read_done(output: &Path, items: &[Item]) -> Result<HashMap<String, Value>, BatchError> {
-    let mut done = HashMap::new();
+/// Keeps the rows already in `output` whose id names an input (the last of each), rewritten
+/// without the rest; returns where each kept row now is.
+fn compact_done(
+    output: &Path,
+    items: &[Item],
+) -> Result<HashMap<String, (u64, usize)>, BatchError> {
+    let mut at = HashMap::new();
     let file = match File::open(output) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(done),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(at),
         Err(e) => return Err(io_err(output)(e)),
     };
     // Inputs without an id are keyed by line; their rows carry `"id": null` and the runner
     // cannot tell them apart, so only rows with a real id are reused.
-    let wanted: HashMap<&str, ()> =
-        items.iter().filter(|i| !i.id.is_null()).map(|i| (i.key.as_str(), ())).collect();
+    let wanted: HashSet<&str> =
+        items.iter().filter(|i| !i.id.is_null()).map(|i| i.key.as_str()).collect();
+    let mut offset = 0u64;
     for line in BufReader::new(file).split(b'\n') {
         let line = line.map_err(io_err(output))?;
-        let Ok(row) = serde_json::from_slice::<Value>(&line) else { continue };
-        let Some(id) = row.get("id").filter(|id| !id.is_null()) else { continue };
-        let key = id.to_string();
-        if wanted.contains_key(key.as_str()) {
-            done.insert(key, row);
+        let start = offset;
+        offset += line.len() as u64 + 1;
+        let Some(id) = serde_json::from_slice::<Value>(&line)
+            .ok()
+            .and_then(|row| row.get("id").filter(|id| !id.is_null()).map(Value::to_string))
+        else {
+            continue;
+        };
+        if wanted.contains(id.as_str()) {
+            at.insert(id, (start, line.len()));
         }
     }
-    Ok(done)
+    let keys = items.iter().map(|i| i.key.as_str()).filter(|k| at.contains_key(*k));
+    let new_at = copy_rows(output, keys, &at, &mut |_| {})?;
+    Ok(new_at)
 }
 
-/// Replaces `path` with `rows`, one per line, through a temporary file and a rename.
-fn write_rows<'a>(path: &Path, rows: impl Iterator<Item = &'a Value>) -> Result<(), BatchError> {
-    let mut tmp = path.as_os_str().to_owned();
+/// Rewrites `output` with the rows of `keys` (found in it at `at`), in that order, through a
+/// temporary file and a rename; calls `visit` with each; returns where each row now is.
+fn copy_rows<'a>(
+    output: &Path,
+    keys: impl Iterator<Item = &'a str>,
+    at: &HashMap<String, (u64, usize)>,
+    visit: &mut dyn FnMut(&Value),
+) -> Result<HashMap<String, (u64, usize)>, BatchError> {
+    let mut tmp = output.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
+    let mut src = File::open(output).map_err(io_err(output))?;
     let mut out = BufWriter::new(File::create(&tmp).map_err(io_err(&tmp))?);
-    for row in rows {
-        let line = serde_json::to_string(row).unwrap_or_default();
-        writeln!(out, "{line}").map_err(io_err(&tmp))?;
+    let mut new_at = HashMap::new();
+    let mut offset = 0u64;
+    let mut row = Vec::new();
+    for key in keys {
+        let Some(&(start, len)) = at.get(key) else { continue };
+        row.resize(len, 0);
+        src.seek(SeekFrom::Start(start))
+            .and_then(|_| src.read_exact(&mut row))
+            .map_err(io_err(output))?;
+        if let Ok(v) = serde_json::from_slice::<Value>(&row) {
+            visit(&v);
+        }
+        out.write_all(&row).and_then(|()| out.write_all(b"\n")).map_err(io_err(&tmp))?;
+        new_at.insert(key.to_string(), (offset, len));
+        offset += len as u64 + 1;
     }
     out.into_inner().map_err(|e| io_err(&tmp)(e.into_error()))?.sync_all().map_err(io_err(&tmp))?;
-    fs::rename(&tmp, path).map_err(io_err(path))
+    fs::rename(&tmp, output).map_err(io_err(output))?;
+    Ok(new_at)
+}
+
+/// The final rewrite: every row in input order.
+fn reorder(
+    output: &Path,
+    items: &[Item],
+    at: &HashMap<String, (u64, usize)>,
+    visit: &mut dyn FnMut(&Value),
+) -> Result<(), BatchError> {
+    copy_rows(output, items.iter().map(|i| i.key.as_str()), at, visit).map(drop)
 }
 
 /// A one-line progress bar on stderr, redrawn at most ten times a second.

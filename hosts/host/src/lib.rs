@@ -1,7 +1,8 @@
-//! std adapters shared by gobo's hosts (CLI, HTTP server): `.sb3` and `.sb2` archives, asset decoding
-//! into the program image's costume skins, compiling project files, judging suites on files held
-//! in memory, stage PNGs, PNG output and resumable parallel batch runs.
-//! Hosts adapt I/O; no semantics live here.
+//! std adapters shared by gobo's hosts (CLI, HTTP server, Python package): `.sb3` and `.sb2`
+//! archives, asset decoding into the program image's costume skins, compiling project files,
+//! runs with their trace lines, judging suites on files held in memory, stage PNGs, PNG output,
+//! and parallel batch runs (resumable over files, or in memory). Hosts adapt I/O; no semantics
+//! live here.
 
 pub mod batch;
 pub mod costume;
@@ -9,6 +10,7 @@ mod costume_svg;
 pub mod judge;
 pub mod png;
 pub mod project;
+pub mod run;
 pub mod sb3;
 pub mod skins;
 pub mod stage;

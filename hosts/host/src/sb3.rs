@@ -56,6 +56,11 @@ pub enum Sb3Error {
         /// The error.
         source: io::Error,
     },
+    /// A file named `.sb3` that is not a zip archive at all.
+    NotZip {
+        /// The file.
+        path: PathBuf,
+    },
     /// The archive is not a readable zip file.
     Zip {
         /// What the zip reader reported.
@@ -113,6 +118,11 @@ impl fmt::Display for Sb3Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Sb3Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Sb3Error::NotZip { path } => write!(
+                f,
+                "{}: not a zip archive (an .sb3 file is a zip of project.json and its assets)",
+                path.display()
+            ),
             Sb3Error::Zip { message } => write!(f, "not a readable .sb3 (zip) archive: {message}"),
             Sb3Error::TooManyEntries { count, limit } => {
                 write!(f, "archive lists {count} entries, more than the limit of {limit}")
@@ -178,6 +188,9 @@ pub fn load_path_with(path: &Path, limits: &Limits) -> Result<ProjectFiles, Sb3E
         // The compressed archive is never larger than what it may inflate to.
         let bytes = read_capped(path, limits.max_total_bytes)?;
         return read_sb3(&bytes, limits);
+    }
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sb3")) {
+        return Err(Sb3Error::NotZip { path: path.to_path_buf() });
     }
     let dir = path.parent().unwrap_or(Path::new("."));
     load_folder(path, dir, limits)

@@ -1,9 +1,11 @@
-//! The resumable batch runner: order, resume after a cut-off write, bad lines, duplicate ids.
+//! The batch runners: order, resume after a cut-off write, bad lines (which keep their ids),
+//! over-long lines, duplicate ids, empty input; the in-memory runner gives the same rows as the
+//! file runner.
 
 use std::fs;
 use std::path::PathBuf;
 
-use gobo_host::batch::{run_batch, BatchError, BatchOptions};
+use gobo_host::batch::{map_rows, run_batch, BatchError, BatchOptions};
 use serde_json::{json, Value};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -19,7 +21,19 @@ fn square(input: &Value) -> Value {
 }
 
 fn opts(jobs: usize) -> BatchOptions {
-    BatchOptions { jobs, progress: false }
+    BatchOptions { jobs, progress: false, ..BatchOptions::default() }
+}
+
+/// Runs a batch and returns its report and the rows it visited, in order.
+fn run(
+    input: &std::path::Path,
+    out: &std::path::Path,
+    opts: &BatchOptions,
+    eval: impl Fn(&Value) -> Value + Sync,
+) -> Result<(gobo_host::batch::BatchReport, Vec<Value>), BatchError> {
+    let mut rows = Vec::new();
+    let report = run_batch(input, out, opts, eval, |row| rows.push(row.clone()))?;
+    Ok((report, rows))
 }
 
 fn write_input(dir: &std::path::Path, count: i64) -> PathBuf {
@@ -35,8 +49,9 @@ fn rows_come_back_in_input_order_with_ids() {
     let dir = temp_dir("order");
     let input = write_input(&dir, 200);
     let out = dir.join("out.jsonl");
-    let report = run_batch(&input, &out, &opts(4), square).unwrap();
-    assert_eq!((report.ran, report.skipped, report.rows.len()), (200, 0, 200));
+    let (report, rows) = run(&input, &out, &opts(4), square).unwrap();
+    assert_eq!((report.ran, report.skipped, report.rows), (200, 0, 200));
+    assert_eq!(rows.len(), 200);
     let text = fs::read_to_string(&out).unwrap();
     for (n, line) in text.lines().enumerate() {
         let row: Value = serde_json::from_str(line).unwrap();
@@ -50,7 +65,7 @@ fn resume_skips_finished_rows_and_drops_a_cut_off_line() {
     let dir = temp_dir("resume");
     let input = write_input(&dir, 50);
     let full = dir.join("full.jsonl");
-    run_batch(&input, &full, &opts(2), square).unwrap();
+    run(&input, &full, &opts(2), square).unwrap();
 
     // An interrupted run: some rows appended out of order, the last write cut off midway.
     let partial = dir.join("partial.jsonl");
@@ -60,7 +75,7 @@ fn resume_skips_finished_rows_and_drops_a_cut_off_line() {
     fs::write(&partial, format!("{}\n{}\n{}\n{cut}", lines[3], lines[0], lines[12])).unwrap();
 
     let calls = std::sync::atomic::AtomicUsize::new(0);
-    let report = run_batch(&input, &partial, &opts(2), |v| {
+    let (report, _) = run(&input, &partial, &opts(2), |v| {
         calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         square(v)
     })
@@ -71,35 +86,60 @@ fn resume_skips_finished_rows_and_drops_a_cut_off_line() {
 }
 
 #[test]
-fn a_line_that_is_not_json_gets_an_error_row() {
+fn a_line_that_is_not_json_gets_an_error_row_keeping_its_id() {
     let dir = temp_dir("badline");
     let input = dir.join("in.jsonl");
-    fs::write(&input, "{\"id\":1,\"n\":3}\n{not json\n\n{\"n\":2}\n").unwrap();
+    fs::write(&input, "{\"id\":1,\"n\":3}\n{not json\n\n{\"n\":2}\n{\"id\":\"r4\",\"n\":[1,}\n")
+        .unwrap();
     let out = dir.join("out.jsonl");
-    let report = run_batch(&input, &out, &opts(1), square).unwrap();
-    assert_eq!(report.rows.len(), 3);
-    assert_eq!(report.rows[0], json!({"id": 1, "square": 9}));
-    assert_eq!(report.rows[1]["id"], Value::Null);
-    assert_eq!(report.rows[1]["line"], json!(2));
-    assert!(report.rows[1]["error"].as_str().unwrap().contains("not valid JSON"));
-    assert_eq!(report.rows[2], json!({"id": null, "square": 4}));
+    let (report, rows) = run(&input, &out, &opts(1), square).unwrap();
+    assert_eq!(report.rows, 4);
+    assert_eq!(rows[0], json!({"id": 1, "square": 9}));
+    assert_eq!(rows[1]["id"], Value::Null);
+    assert_eq!(rows[1]["line"], json!(2));
+    assert!(rows[1]["error"].as_str().unwrap().contains("not valid JSON"));
+    assert_eq!(rows[2], json!({"id": null, "square": 4}));
+    // The id comes before the fault: the row keeps it.
+    assert_eq!(rows[3]["id"], json!("r4"));
+    assert_eq!(rows[3]["line"], json!(5));
+    assert!(rows[3]["error"].as_str().unwrap().contains("line 5 is not valid JSON"), "{}", rows[3]);
 }
 
 #[test]
-fn a_panicking_evaluator_yields_an_error_row_and_the_batch_goes_on() {
-    let dir = temp_dir("panic");
-    let input = write_input(&dir, 5);
+fn an_over_long_line_gets_an_error_row_keeping_its_id_without_being_parsed() {
+    let dir = temp_dir("longline");
+    let input = dir.join("in.jsonl");
+    let big = "x".repeat(10_000);
+    let lines = [
+        json!({"id": "a", "n": 2}).to_string(),
+        format!("{{\"pad\":\"{big}\",\"id\":\"long\",\"n\":5}}"),
+        json!({"id": "c", "n": 3}).to_string(),
+    ];
+    fs::write(&input, lines.join("\n")).unwrap();
     let out = dir.join("out.jsonl");
-    let report = run_batch(&input, &out, &opts(2), |v| {
-        if v["n"] == json!(2) {
-            panic!("boom");
-        }
+    let small = BatchOptions { max_line_bytes: 1000, ..opts(2) };
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let (_, rows) = run(&input, &out, &small, |v| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         square(v)
     })
     .unwrap();
-    assert_eq!(report.rows.len(), 5);
-    assert!(report.rows[2]["error"].as_str().unwrap().contains("panicked"));
-    assert_eq!(report.rows[4]["square"], json!(16));
+    assert_eq!(calls.into_inner(), 2, "the long line is not evaluated");
+    assert_eq!(rows[0], json!({"id": "a", "square": 4}));
+    assert_eq!(rows[1]["id"], json!("long"));
+    assert_eq!(rows[1]["line"], json!(2));
+    assert!(rows[1]["error"].as_str().unwrap().contains("longer than 1000 bytes"), "{}", rows[1]);
+    assert_eq!(rows[2], json!({"id": "c", "square": 9}), "the line after it is read whole");
+}
+
+#[test]
+fn an_empty_input_is_an_error() {
+    let dir = temp_dir("empty");
+    let input = dir.join("in.jsonl");
+    fs::write(&input, "\n  \n").unwrap();
+    let err = run(&input, &dir.join("out.jsonl"), &opts(1), square).unwrap_err();
+    assert!(matches!(err, BatchError::Empty { .. }), "{err}");
+    assert!(err.to_string().contains("no input lines"), "{err}");
 }
 
 #[test]
@@ -107,14 +147,38 @@ fn duplicate_ids_are_refused() {
     let dir = temp_dir("dup");
     let input = dir.join("in.jsonl");
     fs::write(&input, "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"a\"}\n").unwrap();
-    let err = run_batch(&input, &dir.join("out.jsonl"), &opts(1), square).unwrap_err();
+    let err = run(&input, &dir.join("out.jsonl"), &opts(1), square).unwrap_err();
     assert!(matches!(err, BatchError::DuplicateId { first_line: 1, line: 3, .. }), "{err}");
 }
 
 #[test]
 fn a_missing_input_is_an_io_error_naming_the_file() {
     let dir = temp_dir("missing");
-    let err =
-        run_batch(&dir.join("nope.jsonl"), &dir.join("out.jsonl"), &opts(1), square).unwrap_err();
+    let err = run(&dir.join("nope.jsonl"), &dir.join("out.jsonl"), &opts(1), square).unwrap_err();
     assert!(err.to_string().contains("nope.jsonl"), "{err}");
+}
+
+#[test]
+fn in_memory_rows_equal_the_file_runner_rows_on_any_number_of_threads() {
+    let dir = temp_dir("memory");
+    let input = write_input(&dir, 1000);
+    let out = dir.join("out.jsonl");
+    let (_, from_file) = run(&input, &out, &opts(2), square).unwrap();
+    let inputs: Vec<Value> = fs::read_to_string(&input)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for jobs in [0, 1, 3] {
+        assert_eq!(map_rows(&inputs, jobs, square), from_file, "{jobs} jobs");
+    }
+    // Rows without an id get `"id": null`; a panic is an error row, and the rest go on.
+    let rows = map_rows(&[json!({"n": 3}), json!({"id": 7, "n": -1})], 2, |v| {
+        assert!(v["n"].as_i64().unwrap() >= 0, "negative");
+        square(v)
+    });
+    assert_eq!(rows[0], json!({"id": null, "square": 9}));
+    assert_eq!(rows[1]["id"], json!(7));
+    assert!(rows[1]["error"].as_str().unwrap().contains("panicked"), "{}", rows[1]);
+    let _ = fs::remove_dir_all(&dir);
 }

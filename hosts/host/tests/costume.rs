@@ -2,6 +2,9 @@
 //! hostile images (huge headers, external references in SVG, garbage), and every costume of
 //! the `.sb3` fixtures in `../shared` decoding without a panic.
 
+#[path = "../../../tests-support/reference.rs"]
+mod reference;
+
 use std::path::{Path, PathBuf};
 
 use gobo::scratch::project::{self, Costume, Num};
@@ -163,16 +166,21 @@ fn shared_dir() -> Option<PathBuf> {
 #[test]
 fn jpeg_from_shared_decodes() {
     let Some(shared) = shared_dir() else {
-        println!("skipped: ../shared is absent");
+        reference::skipped("costume::jpeg_from_shared_decodes", "../shared is absent");
         return;
     };
+    reference::ran("costume::jpeg_from_shared_decodes");
     let path = shared.join(
         "refvm/node_modules/scratch-storage/test/fixtures/assets/fe5e3566965f9de793beeffce377d054.jpg",
     );
     let Ok(bytes) = std::fs::read(&path) else {
-        println!("skipped: {} is absent (npm install not run)", path.display());
+        reference::skipped(
+            "costume::jpeg_from_shared_decodes",
+            &format!("{} is absent (npm install not run)", path.display()),
+        );
         return;
     };
+    reference::ran("costume::jpeg_from_shared_decodes");
     let img = decode_costume(&costume("jpg", Some(2), None), &bytes, 1.0).unwrap();
     assert_eq!(img.rgba.len(), (img.width * img.height * 4) as usize);
     assert_eq!(img.size, [f64::from(img.width) / 2.0, f64::from(img.height) / 2.0]);
@@ -182,9 +190,13 @@ fn jpeg_from_shared_decodes() {
 #[test]
 fn every_costume_of_the_shared_fixtures_decodes() {
     let Some(shared) = shared_dir() else {
-        println!("skipped: ../shared is absent");
+        reference::skipped(
+            "costume::every_costume_of_the_shared_fixtures_decodes",
+            "../shared is absent",
+        );
         return;
     };
+    reference::ran("costume::every_costume_of_the_shared_fixtures_decodes");
     let mut paths = Vec::new();
     let mut dirs = vec![shared.join("refvm/fixtures")];
     while let Some(dir) = dirs.pop() {

@@ -3,6 +3,9 @@
 //! here (zip bomb, too many entries, lying headers, traversal names, missing project.json,
 //! missing or non-image assets): each gives a typed error, never a panic.
 
+#[path = "../../../tests-support/reference.rs"]
+mod reference;
+
 use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 
@@ -276,9 +279,10 @@ fn round_trip_sb3(path: &Path) -> Result<(), String> {
 #[test]
 fn round_trip_every_shared_sb3_fixture() {
     let Some(shared) = shared_dir() else {
-        println!("skipped: ../shared is absent");
+        reference::skipped("sb3::round_trip_every_shared_sb3_fixture", "../shared is absent");
         return;
     };
+    reference::ran("sb3::round_trip_every_shared_sb3_fixture");
     let mut paths = Vec::new();
     sb3_files(&shared.join("refvm/fixtures"), &mut paths);
     let failures: Vec<String> = paths

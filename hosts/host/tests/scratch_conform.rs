@@ -3,6 +3,9 @@
 //! `.sb3` reader and run by the core's `scratch::conform`. Skips cleanly without `../shared`.
 //! Every failing fixture is named; the pass count is printed.
 
+#[path = "../../../tests-support/reference.rs"]
+mod reference;
+
 use std::path::{Path, PathBuf};
 
 use gobo::scratch::compile::compile;
@@ -35,9 +38,13 @@ fn sb3_files(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn execute_fixtures_pass() {
     let Some(dir) = fixtures() else {
-        println!("skipped: ../shared/refvm/fixtures/execute not found (set GOBO_SHARED)");
+        reference::skipped(
+            "scratch_conform::execute_fixtures_pass",
+            "../shared/refvm/fixtures/execute not found (set GOBO_SHARED)",
+        );
         return;
     };
+    reference::ran("scratch_conform::execute_fixtures_pass");
     let mut files = Vec::new();
     sb3_files(&dir, &mut files);
     let mut failed = Vec::new();

@@ -4,6 +4,9 @@
 //! gobo and compared frame by frame, field by field. A failure lists every differing frame
 //! with its first differing field, and the agreement (frames equal / total).
 
+#[path = "../../../tests-support/reference.rs"]
+mod reference;
+
 use std::path::{Path, PathBuf};
 
 use gobo::scratch::compile::compile;
@@ -166,9 +169,13 @@ fn shared() -> Option<PathBuf> {
 /// A reference harness workload against its browser trace (100 frames, zipped).
 fn check_bench(name: &str) {
     let Some(shared) = shared() else {
-        println!("skipped: ../shared/refvm/bench not found (set GOBO_SHARED)");
+        reference::skipped(
+            "stage_goldens::check_bench",
+            "../shared/refvm/bench not found (set GOBO_SHARED)",
+        );
         return;
     };
+    reference::ran("stage_goldens::check_bench");
     let zip = std::fs::read(golden_dir("bench").join(format!("{name}.trace.zip"))).expect("zip");
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).expect("zip archive");
     let mut text = String::new();

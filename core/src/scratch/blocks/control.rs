@@ -108,6 +108,13 @@ impl Vm {
         if self.clone_count >= self.cfg.max_clones || src == self.stage {
             return None;
         }
+        // The clone copies the sprite's local lists (the list budgets count the copies).
+        let lists = &self.insts[src as usize].lists;
+        let items: usize = lists.iter().map(|l| l.len()).sum();
+        let bytes: usize = lists.iter().map(|l| crate::scratch::vm::budget::list_bytes(l)).sum();
+        if !self.spend(items) || !self.list_grow(bytes) {
+            return None;
+        }
         self.clone_count += 1;
         let mut inst = self.insts[src as usize].clone();
         // A clone's drawable is new: its convex hull starts dirty.
@@ -143,28 +150,5 @@ impl Vm {
         let src_pos = self.exec.iter().position(|&x| x == src).unwrap_or(0);
         self.set_exec_position(id, src_pos as f64);
         Some(id)
-    }
-
-    /// `runtime.setExecutablePosition`.
-    pub(crate) fn set_exec_position(&mut self, t: u32, index: f64) {
-        let old = self.exec.iter().position(|&x| x == t).unwrap_or(0) as f64;
-        self.move_exec(t, index - old);
-    }
-
-    /// `runtime.moveExecutable`.
-    pub(crate) fn move_exec(&mut self, t: u32, delta: f64) {
-        let Some(old) = self.exec.iter().position(|&x| x == t) else { return };
-        self.exec.remove(old);
-        let len = self.exec.len() as f64;
-        let mut new = old as f64 + delta;
-        if new > len {
-            new = len;
-        }
-        if new <= 0.0 || new.is_nan() {
-            let stage_first = self.exec.first().is_some_and(|&f| f == self.stage);
-            new = if stage_first { 1.0 } else { 0.0 };
-        }
-        let idx = (libm::trunc(new) as usize).min(self.exec.len());
-        self.exec.insert(idx, t);
     }
 }

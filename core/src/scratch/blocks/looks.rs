@@ -1,95 +1,22 @@
-//! Looks blocks (`looks_*`) as target state: say/think bubbles (with SAY events and
-//! say-for-secs on the virtual timeout queue), visibility, costumes and backdrops (with the
-//! backdrop hats), graphic effects, size and layers; plus the sound volume state. Each visual
+//! Looks blocks (`looks_*`) as target state: say/think (say-for-secs on the virtual timeout
+//! queue), show/hide, costumes and backdrops (with the backdrop hats), graphic effects, size
+//! and layers; plus the sound volume state. Bubbles, visibility, clearing effects and the
+//! layer order are the target's state changes in `crate::scratch::vm::sprite`. Each visual
 //! change requests a redraw exactly where scratch-vm does with a renderer attached.
 #![allow(clippy::collapsible_match)] // arms mirror scratch-vm's block functions one to one
 
-use crate::clamp::clamp;
-use alloc::rc::Rc;
+use crate::clamp::{clamp, wrap_clamp};
 
 use crate::scratch::image::ops::EFFECT_NAMES;
 use crate::scratch::image::Sop;
 use crate::scratch::value::cast::{self, js_number, to_str_value};
-use crate::scratch::value::number::js_to_fixed;
 use crate::scratch::value::Value;
 use crate::scratch::vm::io::{js_round, Timeout};
 use crate::scratch::vm::sched::HatSel;
-use crate::scratch::vm::target::Bubble;
 use crate::scratch::vm::thread::Ctx;
-use crate::scratch::vm::{SayEvent, Vm};
-
-/// `_formatBubbleText`.
-fn format_bubble(v: &Value) -> Rc<str> {
-    if let Value::Num(n) = v {
-        if libm::fabs(*n) >= 0.01 && n % 1.0 != 0.0 {
-            return Rc::from(js_to_fixed(*n, 2).as_str());
-        }
-    }
-    let s = to_str_value(v);
-    if s.encode_utf16().count() <= 330 {
-        return s;
-    }
-    let units: alloc::vec::Vec<u16> = s.encode_utf16().take(330).collect();
-    Rc::from(alloc::string::String::from_utf16_lossy(&units).as_str())
-}
-
-/// `MathUtil.wrapClamp`.
-pub(crate) fn wrap_clamp(n: f64, min: f64, max: f64) -> f64 {
-    let range = (max - min) + 1.0;
-    n - libm::floor((n - min) / range) * range
-}
+use crate::scratch::vm::Vm;
 
 impl Vm {
-    /// Emit a SAY event (which also updates the bubble).
-    pub(crate) fn say_event(&mut self, t: u32, think: bool, text: Value) {
-        let target = self.name_of(t);
-        self.events.says.push(SayEvent { target, think, text: text.clone() });
-        self.update_bubble(t, think, &text);
-    }
-
-    /// `_updateBubble` + `_renderBubble`.
-    pub(crate) fn update_bubble(&mut self, t: u32, think: bool, text: &Value) {
-        self.usage_seq += 1;
-        let usage = self.usage_seq;
-        let text = if matches!(text, Value::Str(s) if s.is_empty()) {
-            Rc::from("")
-        } else {
-            format_bubble(text)
-        };
-        let inst = &mut self.insts[t as usize];
-        let had = inst.bubble.as_ref().is_some_and(|b| !b.text.is_empty());
-        inst.bubble = Some(Bubble { think, text, usage });
-        self.render_bubble(t, had);
-    }
-
-    /// `RenderedTarget.setVisible` (show/hide, and the GUI hiding a sprite it drags).
-    pub(crate) fn set_visible(&mut self, t: u32, show: bool) {
-        if t == self.stage {
-            return;
-        }
-        let had = {
-            let i = &self.insts[t as usize];
-            i.visible && i.bubble.as_ref().is_some_and(|b| !b.text.is_empty())
-        };
-        self.insts[t as usize].visible = show;
-        if show {
-            self.redraw = true;
-        }
-        self.render_bubble(t, had);
-    }
-
-    fn render_bubble(&mut self, t: u32, had_drawable: bool) {
-        let inst = &self.insts[t as usize];
-        let shown = inst.visible && inst.bubble.as_ref().is_some_and(|b| !b.text.is_empty());
-        if shown || had_drawable {
-            self.redraw = true;
-        }
-        if shown && self.renders() {
-            // Positioning the bubble asks for the bounds (`getBoundsForBubble`).
-            self.visual_change(t);
-        }
-    }
-
     pub(crate) fn set_costume(&mut self, t: u32, index: f64) {
         let n = self.costumes(t).len();
         let mut i = js_round(index);
@@ -146,16 +73,6 @@ impl Vm {
         let c = self.insts[stage as usize].costume as usize;
         let name = self.costumes(stage).get(c).cloned().unwrap_or_default();
         self.start_hats(HatSel::Backdrop(&name), None)
-    }
-
-    pub(crate) fn clear_effects(&mut self, t: u32) {
-        let inst = &mut self.insts[t as usize];
-        inst.effects = [0.0; 7];
-        if inst.visible {
-            self.redraw = true;
-        }
-        // Every effect is updated in the renderer, the shape effects among them.
-        self.shape_effect_set(t);
     }
 
     fn set_effect(&mut self, t: u32, name: &str, value: f64) {

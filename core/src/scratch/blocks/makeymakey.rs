@@ -13,54 +13,19 @@
 //!   key buffer.
 
 use crate::scratch::value::case;
-use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use crate::scratch::value::cast::to_str_value;
 use crate::scratch::value::Value;
 use crate::scratch::vm::io::key_arg_to_scratch;
+use crate::scratch::vm::makey::Sequence;
 use crate::scratch::vm::Vm;
 
 /// `KEY_BUFFER_LENGTH`.
 const KEY_BUFFER: usize = 100;
 /// `SEQUENCE_HAT_TIMEOUT` in ms.
 const SEQUENCE_TIMEOUT: f64 = 100.0;
-
-/// A sequence registered by a `when code pressed` hat.
-#[derive(Clone, Debug)]
-struct Sequence {
-    /// The upper-cased menu value (`"LEFT UP RIGHT"`).
-    text: String,
-    /// Its words.
-    keys: Vec<String>,
-    /// Matched within the last 100 ms.
-    completed: bool,
-}
-
-/// The extension's state (one per VM, as scratch-vm has one extension instance).
-#[derive(Clone, Debug, Default)]
-pub struct MakeyState {
-    /// Whether the project has a `when code pressed` hat (else no key buffer is kept).
-    pub(crate) codes: bool,
-    buffer: VecDeque<Rc<str>>,
-    sequences: Vec<Sequence>,
-    /// Pending timeouts clearing `completed`: due time (ms) and sequence index.
-    timers: Vec<(f64, usize)>,
-}
-
-impl MakeyState {
-    /// The state of a project with (`codes`) or without `when code pressed` hats.
-    pub(crate) fn new(codes: bool) -> MakeyState {
-        MakeyState { codes, ..MakeyState::default() }
-    }
-
-    /// `PROJECT_STOP_ALL`: the key buffer is emptied.
-    pub(crate) fn stop_all(&mut self) {
-        self.buffer.clear();
-    }
-}
 
 /// Scratch key names of the menu's key ids (`SCRATCH_KEY_NAME`).
 fn menu_key(v: &Value) -> Option<&'static str> {

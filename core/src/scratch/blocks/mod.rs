@@ -1,6 +1,13 @@
-//! Block semantics, one module per family, as `impl Vm` methods called by `Vm::execute_in`
-//! (statements) and by the reporter evaluator. Each follows the matching
-//! `scratch-vm/src/blocks/scratch3_*.js` file.
+//! Block semantics, one module per family, as `impl Vm` methods; each follows the matching
+//! `scratch-vm/src/blocks/scratch3_*.js` (or `extensions/scratch3_*`) file. This module
+//! dispatches to them: it implements the VM's `Blocks` (statements in `execute_in`,
+//! reporters in `eval_op`, hat predicates and the runtime events the packages listen to),
+//! the only way the VM calls into this layer.
+//!
+//! What a block may touch: the VM's state and services (`crate::scratch::vm`: variables and
+//! lists, threads and hats, a target's state changes in `vm::sprite`, the renderer's queries
+//! in `vm::drawable`, sounds, input) and the renderer (`crate::scratch::render`). Nothing
+//! below this layer calls a block function by name.
 
 pub mod control;
 pub mod data;
@@ -15,15 +22,14 @@ pub mod pen;
 pub mod procedures;
 pub mod sensing;
 
-use crate::scratch::image::{Image, Sop, StmtId};
-use crate::scratch::value::cast::{to_bool, to_number};
+use crate::scratch::image::{ExprId, Image, Rop, Sop, StmtId};
+use crate::scratch::value::cast::to_bool;
+use crate::scratch::value::Value;
+use crate::scratch::vm::hooks::Blocks;
 use crate::scratch::vm::Vm;
 
-impl Vm {
-    /// scratch-vm's `execute(sequencer, thread)` for the active thread's top block `cur`:
-    /// evaluate the block's inputs, then run it (`t` is the thread's target, `img` is
-    /// `self.img`).
-    pub(crate) fn execute_in(&mut self, img: &Image, cur: StmtId, t: u32) {
+impl Blocks for Vm {
+    fn execute_in(&mut self, img: &Image, cur: StmtId, t: u32) {
         let s = &img.stmts[cur as usize];
         let args = &img.args[s.args as usize..s.args as usize + s.nargs as usize];
         if !img.stmt_hoists.is_empty() {
@@ -86,6 +92,145 @@ impl Vm {
         }
     }
 
+    fn motion_leaf(&mut self, op: &Sop, args: &[ExprId], t: u32) {
+        self.exec_motion(op, args, t);
+    }
+
+    fn eval_op(&mut self, img: &Image, op: &Rop, args: &[ExprId], t: u32) -> Value {
+        use crate::scratch::blocks::operators as o;
+        match op {
+            Rop::Unimplemented => {
+                for k in 0..args.len() {
+                    self.arg_in(img, args, k, t);
+                }
+                Value::Undefined
+            }
+            Rop::Add | Rop::Sub | Rop::Mul | Rop::Div | Rop::Mod => {
+                let a = self.num_arg_in(img, args, 0, t);
+                let b = self.num_arg_in(img, args, 1, t);
+                Value::Num(o::arith_num(op, a, b))
+            }
+            Rop::Gt | Rop::Lt | Rop::Eq => {
+                let a = self.arg_in(img, args, 0, t);
+                let b = self.arg_in(img, args, 1, t);
+                o::compare(op, &a, &b)
+            }
+            Rop::And | Rop::Or => {
+                let a = self.arg_in(img, args, 0, t);
+                let b = self.arg_in(img, args, 1, t);
+                o::logic(op, &a, &b)
+            }
+            Rop::Not => {
+                let a = self.arg_in(img, args, 0, t);
+                Value::Bool(!crate::scratch::value::cast::to_bool(&a))
+            }
+            Rop::Random => {
+                let a = self.arg_in(img, args, 0, t);
+                let b = self.arg_in(img, args, 1, t);
+                o::random(&a, &b, &mut self.rng)
+            }
+            Rop::Join => {
+                let a = self.arg_in(img, args, 0, t);
+                let b = self.arg_in(img, args, 1, t);
+                self.join(&a, &b)
+            }
+            // Scanning a string is work in proportion to its length (`Vm::spend`).
+            Rop::LetterOf => {
+                let a = self.arg_in(img, args, 0, t);
+                let b = self.arg_in(img, args, 1, t);
+                if !self.spend(o::str_len(&b)) {
+                    return Value::empty();
+                }
+                o::letter_of(&a, &b)
+            }
+            Rop::Length => {
+                let a = self.arg_in(img, args, 0, t);
+                if !self.spend(o::str_len(&a)) {
+                    return Value::Num(0.0);
+                }
+                o::length(&a)
+            }
+            Rop::Contains => {
+                let a = self.arg_in(img, args, 0, t);
+                let b = self.arg_in(img, args, 1, t);
+                if !self.spend(o::str_len(&a)) {
+                    return Value::Bool(false);
+                }
+                o::contains(&a, &b)
+            }
+            Rop::Round => {
+                let a = self.arg_in(img, args, 0, t);
+                Value::Num(crate::scratch::vm::io::js_round(
+                    crate::scratch::value::cast::to_number(&a),
+                ))
+            }
+            Rop::MathOp(f) => {
+                let a = self.arg_in(img, args, 0, t);
+                o::mathop(*f, &a)
+            }
+            Rop::ListContents(s) => self.list_contents(t, *s),
+            Rop::ItemOfList(s) => {
+                let i = self.arg_in(img, args, 0, t);
+                self.item_of_list(t, *s, &i)
+            }
+            Rop::ItemNumOfList(s) => {
+                let i = self.arg_in(img, args, 0, t);
+                self.item_num_of_list(t, *s, &i)
+            }
+            Rop::LengthOfList(s) => Value::Num(self.list(t, *s).len() as f64),
+            Rop::ListContains(s) => {
+                let i = self.arg_in(img, args, 0, t);
+                self.list_contains(t, *s, &i)
+            }
+            Rop::Counter => Value::Num(self.counter),
+            Rop::Tempo => self.tempo(),
+            Rop::VideoOn | Rop::Translate | Rop::ViewerLanguage => self.eval_offline(op, args, t),
+            _ => self.eval_sensing(op, args, t),
+        }
+    }
+
+    fn arith_num(op: &Rop, x: f64, y: f64) -> f64 {
+        operators::arith_num(op, x, y)
+    }
+
+    fn hat_makey_key(&self, key: &Value) -> bool {
+        self.makey_key_hat(key)
+    }
+
+    fn hat_makey_code(&mut self, seq: &Value) -> bool {
+        self.makey_code_hat(seq)
+    }
+
+    fn hat_video_motion(reference: &Value) -> bool {
+        offline::motion_greater_than(reference)
+    }
+
+    fn key_pressed(&mut self, key: &str) {
+        self.makey_key_pressed(key);
+    }
+
+    fn fire_makey_timers(&mut self) {
+        self.makey_fire_timers();
+    }
+
+    fn resume_speakers(&mut self) {
+        self.resolve_speech();
+    }
+
+    fn answered(&mut self, text: &str) {
+        self.answer(text);
+    }
+
+    fn ask_next_question(&mut self) {
+        self.ask_next();
+    }
+
+    fn target_moved(&mut self, t: u32, old_x: f64, old_y: f64) {
+        self.pen_moved(t, old_x, old_y);
+    }
+}
+
+impl Vm {
     fn execute_other(&mut self, op: &Sop, cur: StmtId, args: &[u32], t: u32) {
         match op {
             Sop::Wait
@@ -136,26 +281,5 @@ impl Vm {
             | Sop::SetRotationStyle(_) => self.exec_motion(op, args, t),
             _ => self.exec_looks(op, args, t),
         }
-    }
-
-    /// `data_changevariableby` with the amount already cast.
-    #[inline]
-    pub(crate) fn change_var(&mut self, t: u32, slot: crate::scratch::image::Slot, d: f64) {
-        if let Some(x) = self.var_mut(t, slot) {
-            match x {
-                crate::scratch::value::Value::Num(n) if !n.is_nan() => *n += d,
-                _ => *x = crate::scratch::value::Value::Num(to_number(x) + d),
-            }
-        }
-    }
-
-    /// `util.yield()`.
-    pub(crate) fn yield_now(&mut self) {
-        self.th().status = crate::scratch::vm::thread::Status::Yield;
-    }
-
-    /// `util.yieldTick()`.
-    pub(crate) fn yield_tick(&mut self) {
-        self.th().status = crate::scratch::vm::thread::Status::YieldTick;
     }
 }

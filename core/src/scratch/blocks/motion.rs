@@ -1,7 +1,7 @@
 //! Motion blocks (`motion_*`) as target state: position, direction, glides on the virtual
 //! clock, rotation style, `if on edge, bounce`. With skins (a renderer) positions are fenced
-//! to the stage as scratch-render does (`crate::scratch::vm::drawable`); without, they are
-//! set unfenced and bouncing does nothing, as scratch-vm without a renderer.
+//! to the stage as scratch-render does (`crate::scratch::vm::sprite`, `vm::drawable`); without,
+//! they are set unfenced and bouncing does nothing, as scratch-vm without a renderer.
 
 use crate::scratch::geom::transform::move_angle;
 use crate::scratch::image::Sop;
@@ -13,37 +13,7 @@ use crate::scratch::vm::target::RotationStyle;
 use crate::scratch::vm::thread::Ctx;
 use crate::scratch::vm::Vm;
 
-use super::looks::wrap_clamp;
-
 impl Vm {
-    /// `RenderedTarget.setXY` (not forced: a dragged sprite stays where the mouse has it).
-    pub(crate) fn set_xy(&mut self, t: u32, x: f64, y: f64) {
-        if self.insts[t as usize].dragging {
-            return;
-        }
-        self.set_xy_forced(t, x, y);
-    }
-
-    /// `RenderedTarget.setXY(x, y, true)`: also while dragged (the GUI moving it).
-    pub(crate) fn set_xy_forced(&mut self, t: u32, x: f64, y: f64) {
-        if t == self.stage {
-            return;
-        }
-        let (x, y) = if self.renders() { self.fenced_position(t, x, y) } else { (x, y) };
-        let i = &mut self.insts[t as usize];
-        let (old_x, old_y) = (i.x, i.y);
-        i.x = x;
-        i.y = y;
-        let (visible, pen) = (i.visible, i.pen.is_some());
-        if visible {
-            self.redraw = true;
-            self.visual_change(t);
-        }
-        if pen {
-            self.pen_moved(t, old_x, old_y);
-        }
-    }
-
     /// `ifOnEdgeBounce`: turn away from the nearest edge the bounds touch, then keep in fence.
     fn bounce(&mut self, t: u32) {
         let Some(b) = self.edge_bounds(t) else { return };
@@ -78,19 +48,6 @@ impl Vm {
         let (x, y) = (self.insts[t as usize].x, self.insts[t as usize].y);
         let (fx, fy) = self.keep_in_fence(t, x, y);
         self.set_xy(t, fx, fy);
-    }
-
-    /// `RenderedTarget.setDirection`.
-    pub(crate) fn set_direction(&mut self, t: u32, d: f64) {
-        if t == self.stage || !d.is_finite() {
-            return;
-        }
-        let i = &mut self.insts[t as usize];
-        i.direction = wrap_clamp(d, -179.0, 180.0);
-        if i.visible {
-            self.redraw = true;
-            self.visual_change(t);
-        }
     }
 
     /// `getTargetXY` of a menu value (`_mouse_`, `_random_` or a sprite name).

@@ -13,7 +13,7 @@ use crate::scratch::vm::io::js_round;
 use crate::scratch::vm::thread::Ctx;
 use crate::scratch::vm::Vm;
 
-use super::looks::wrap_clamp;
+use crate::clamp::wrap_clamp;
 
 /// Number of instruments in the instrument menu (`INSTRUMENT_INFO.length`).
 const INSTRUMENTS: f64 = 21.0;

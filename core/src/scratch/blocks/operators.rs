@@ -84,29 +84,37 @@ pub fn random(from: &Value, to: &Value, rng: &mut Mulberry32) -> Value {
     }
 }
 
-/// `join`, bounded by the string budget, built in `buf` (a scratch buffer the caller keeps, so
-/// only the result allocates).
-pub fn join(buf: &mut String, a: &Value, b: &Value, max: usize) -> Value {
+/// `join` built in `buf` (a scratch buffer the caller keeps, so only the result allocates).
+/// The caller checks the string budget first ([`text_len`]).
+pub fn join(buf: &mut String, a: &Value, b: &Value) -> Value {
     buf.clear();
     cast::with_str(a, |x| buf.push_str(x));
     cast::with_str(b, |x| buf.push_str(x));
-    truncate_to(buf, max);
     Value::str(buf)
 }
 
-/// Cut `s` to at most `max` bytes at a character boundary (the string budget,
-/// [`Config::max_string_len`](crate::scratch::vm::Config::max_string_len)). Returns whether it
-/// cut.
-pub fn truncate_to(s: &mut String, max: usize) -> bool {
-    if s.len() <= max {
-        return false;
+/// An upper bound of the UTF-8 bytes of a value's text (exact for strings; a number prints
+/// in at most 25 characters).
+#[inline]
+pub fn text_len(v: &Value) -> usize {
+    match v {
+        Value::Str(s) => s.len(),
+        _ => 32,
     }
-    let mut cut = max;
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
+}
+
+/// The UTF-8 bytes of a string value (0 for other values: their text is short).
+#[inline]
+pub fn str_len(v: &Value) -> usize {
+    match v {
+        Value::Str(s) => s.len(),
+        _ => 0,
     }
-    s.truncate(cut);
-    true
+}
+
+/// UTF-16 code units of a value's text (what JavaScript's `length` says).
+pub fn text_units(v: &Value) -> usize {
+    cast::with_str(v, |s| if s.is_ascii() { s.len() } else { utf16_len(s) })
 }
 
 /// UTF-16 code units of a string (JavaScript string indexing).
@@ -183,6 +191,25 @@ fn tan_deg(angle: f64) -> f64 {
         f64::NEG_INFINITY
     } else {
         round10(libm::tan(core::f64::consts::PI * a / 180.0))
+    }
+}
+
+/// Strings built by `join` longer than this are not kept in the VM's scratch buffer.
+const TEXT_BUF_KEEP: usize = 1 << 16;
+
+impl crate::scratch::vm::Vm {
+    /// `operator_join` under the string budget (`Config::max_string_len`): a result longer
+    /// than it halts the run (scratch-vm throws `RangeError: Invalid string length`).
+    pub(crate) fn join(&mut self, a: &Value, b: &Value) -> Value {
+        let bytes = text_len(a) + text_len(b);
+        if !self.string_fits(bytes, |_| text_units(a) + text_units(b)) {
+            return Value::empty();
+        }
+        let v = join(&mut self.text_buf, a, b);
+        if self.text_buf.capacity() > TEXT_BUF_KEEP {
+            self.text_buf = String::new();
+        }
+        v
     }
 }
 

@@ -5,12 +5,13 @@
 use crate::clamp::clamp;
 use crate::scratch::image::ops::PenOp;
 use crate::scratch::pen::color::{hsv_to_rgb, mix_rgb, rgb_to_hsv, to_rgb_color, Hsv, Rgb};
-use crate::scratch::pen::{PenLayer, PenState};
-use crate::scratch::render::{costume_skin, stamp, Drawable};
+use crate::scratch::pen::PenState;
+use crate::scratch::render::stamp;
 use crate::scratch::value::cast::{to_number, to_str_value};
+use crate::scratch::vm::scene::{costume_skin, drawable_of};
 use crate::scratch::vm::Vm;
 
-use super::looks::wrap_clamp;
+use crate::clamp::wrap_clamp;
 
 /// `_setOrChangeColorParam` for one parameter name.
 fn set_param(p: &mut PenState, param: &str, value: f64, change: bool) {
@@ -52,23 +53,6 @@ fn set_shade(p: &mut PenState, shade: f64) {
 }
 
 impl Vm {
-    /// The pen layer, allocated on first use (`_getPenLayerID`).
-    pub(crate) fn pen_layer_mut(&mut self) -> &mut PenLayer {
-        let [w, h] = self.pen_size;
-        self.pen_layer.get_or_insert_with(|| PenLayer::new(w, h))
-    }
-
-    /// The pen layer, if a pen block has run.
-    pub fn pen_layer(&self) -> Option<&PenLayer> {
-        self.pen_layer.as_ref()
-    }
-
-    /// Size of the pen layer allocated on first use (default 480×360, scratch-render's native
-    /// size; a kit may choose its display's size). Has no effect once the layer exists.
-    pub fn set_pen_layer_size(&mut self, width: u32, height: u32) {
-        self.pen_size = [width.max(1), height.max(1)];
-    }
-
     /// The pen's position-change listener (`_onTargetMoved`), after a non-forced move.
     pub(crate) fn pen_moved(&mut self, t: u32, old_x: f64, old_y: f64) {
         let Some(p) = self.insts[t as usize].pen else { return };
@@ -87,7 +71,7 @@ impl Vm {
         let Some(i) = self.insts.get(t as usize) else { return };
         let [w, _] = self.pen_size;
         let scale = f64::from(w) / 480.0;
-        let d = costume_skin(&img, i).and_then(|s| Drawable::of_target(s, i, is_stage, scale));
+        let d = costume_skin(&img, i).and_then(|s| drawable_of(s, i, is_stage, scale));
         let layer = self.pen_layer_mut();
         if let Some(d) = d {
             stamp(layer, &d);

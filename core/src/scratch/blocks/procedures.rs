@@ -30,6 +30,10 @@ impl Vm {
         let Some(p) = proc else { return };
         let img = self.img.clone();
         let pr = &img.procs[*p as usize];
+        let depth = self.th().frames.len();
+        if !self.call_fits(depth, pr.param_names.len()) {
+            return;
+        }
         let th = self.th();
         let base = th.params.len() as u32;
         let mut next_arg = vals.into_iter();

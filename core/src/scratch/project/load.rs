@@ -335,7 +335,7 @@ fn load_sound(node: Json, path: &Path) -> Result<Sound, LoadError> {
     Ok(s)
 }
 
-fn load_monitor(node: Json, path: &Path) -> Result<Monitor, LoadError> {
+pub(crate) fn load_monitor(node: Json, path: &Path) -> Result<Monitor, LoadError> {
     let mut id = None;
     let mut opcode = None;
     let mut m = Monitor {

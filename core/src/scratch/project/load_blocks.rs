@@ -260,8 +260,19 @@ fn load_field(name: String, node: Json, parent: &Path) -> Result<Field, LoadErro
     Ok(Field { name, value, id, has_id_slot })
 }
 
+impl Mutation {
+    /// A mutation from its attributes as `project.json` holds them (`tagName`, `proccode`,
+    /// `argumentids` as a string holding a JSON array, ...), parsed as the loader does.
+    pub fn from_raw(raw: Vec<(String, Json)>) -> Result<Mutation, LoadError> {
+        mutation_from_raw(raw, &Path::ROOT.key("mutation"))
+    }
+}
+
 fn load_mutation(node: Json, path: &Path) -> Result<Mutation, LoadError> {
-    let raw = object(node, path)?;
+    mutation_from_raw(object(node, path)?, path)
+}
+
+fn mutation_from_raw(raw: Vec<(String, Json)>, path: &Path) -> Result<Mutation, LoadError> {
     let mut m = Mutation {
         proccode: None,
         argument_ids: None,

@@ -8,22 +8,25 @@
 //! references resolved to [`BlockIdx`] and checked to form a forest, so the compiler can walk
 //! them without recursion or cycle checks. Opcodes are not validated here.
 //!
-//! Scratch 2 projects are converted into the same model by [`sb2`]; [`load_any`] takes
-//! either format.
+//! Editing the model in place keeps these invariants: [`edit`]. Scratch 2 projects are
+//! converted into the same model by [`sb2`]; [`load_any`] takes either format.
 //!
 //! What does not live here: reading `.sb3`/`.sb2` archives and assets (the `gobo-host`
 //! crate), compiling blocks (the compiler), running them (the VM).
 
 mod blocks;
+pub mod edit;
 mod error;
 mod json;
 mod load;
 mod load_blocks;
 mod model;
+pub mod patch;
 mod read;
 mod refs;
 mod save;
 pub mod sb2;
+pub mod validate;
 
 pub use blocks::{
     Block, BlockForm, BlockIdx, Blocks, Field, Input, InputKind, InputValue, Mutation, Primitive,

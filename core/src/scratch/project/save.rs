@@ -143,7 +143,7 @@ fn sound(snd: &Sound) -> Json {
     o.finish(&snd.extra)
 }
 
-fn monitor(m: &Monitor) -> Json {
+pub(crate) fn monitor(m: &Monitor) -> Json {
     let mut o = Obj::default();
     o.put("id", s(&m.id));
     o.opt("mode", &m.mode, |v| s(v));
@@ -154,7 +154,7 @@ fn monitor(m: &Monitor) -> Json {
     o.finish(&m.extra)
 }
 
-fn blocks(blocks: &Blocks) -> Json {
+pub(crate) fn blocks(blocks: &Blocks) -> Json {
     let pairs = blocks.as_slice().iter().map(|b| (b.id.clone(), block(blocks, b)));
     Json::Object(pairs.collect())
 }

@@ -3,7 +3,8 @@
 //! a mono font (6×10 on outputs at least 240 wide, else 4×6), wrapped at 28 characters, in a
 //! white rounded box with a grey border placed as scratch-vm's `_positionBubble` places it
 //! (right of the sprite's top, flipped left when it does not fit, clamped to the stage), with
-//! the sprite's transformed costume rectangle standing in for its hull bounds.
+//! the sprite's transformed costume rectangle standing in for its hull bounds. The
+//! [`Scene`] lists the bubbles shown ([`BubbleSpec`]).
 
 use embedded_graphics::mono_font::ascii::{FONT_4X6, FONT_6X10};
 use embedded_graphics::mono_font::MonoTextStyle;
@@ -14,8 +15,8 @@ use embedded_graphics::primitives::{
 };
 use embedded_graphics::text::{Baseline, Text};
 
-use super::{costume_skin, Drawable as StageDrawable};
-use crate::scratch::vm::Vm;
+use super::Scene;
+use alloc::vec::Vec;
 
 /// Characters per line (170 px at about 6 px per character).
 const COLS: usize = 28;
@@ -30,6 +31,18 @@ const TAIL: f64 = 12.0;
 
 const TEXT: Rgb888 = Rgb888::new(0x57, 0x5e, 0x75);
 const BORDER: Rgb888 = Rgb888::new(0xd9, 0xd9, 0xd9);
+
+/// A bubble to draw.
+#[derive(Clone, Copy, Debug)]
+pub struct BubbleSpec<'a> {
+    /// The sprite's bounds in stage units (left, right, bottom, top): the bubble sits beside
+    /// its top.
+    pub bounds: [f64; 4],
+    /// The text (not empty).
+    pub text: &'a str,
+    /// A think bubble (else say).
+    pub think: bool,
+}
 
 /// Wrapped lines of `text`: breaks at spaces where possible, else mid-word.
 fn lines(text: &str) -> impl Iterator<Item = &str> {
@@ -51,27 +64,22 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
     .take(MAX_LINES)
 }
 
-/// Draw every visible target's bubble, in layer order.
-pub fn draw_bubbles<D>(vm: &Vm, target: &mut D) -> Result<(), D::Error>
+/// Draw every bubble of `scene`, bottom to top.
+pub fn draw_bubbles<S, D>(scene: &S, target: &mut D) -> Result<(), D::Error>
 where
+    S: Scene + ?Sized,
     D: DrawTarget<Color = Rgb888>,
 {
     let area = target.bounding_box();
     let (w, h) = (f64::from(area.size.width), f64::from(area.size.height));
     let (kx, ky) = (w / 480.0, h / 360.0);
     let font = if area.size.width >= 240 { &FONT_6X10 } else { &FONT_4X6 };
-    for &t in &vm.exec {
-        let Some(i) = vm.insts.get(t as usize) else { continue };
-        let Some(b) = i.bubble.as_ref() else { continue };
-        if !i.visible || !i.alive || b.text.is_empty() || t == vm.stage {
-            continue;
-        }
-        let img = vm.image();
-        let bounds = costume_skin(img, i)
-            .and_then(|s| StageDrawable::of_target(s, i, false, 1.0))
-            .map_or([i.x, i.x, i.y, i.y], |d| d.bounds);
-        let n = lines(&b.text).count().max(1);
-        let longest = lines(&b.text).map(|l| l.chars().count()).max().unwrap_or(0);
+    let mut shown = Vec::new();
+    scene.bubbles(&mut shown);
+    for b in &shown {
+        let bounds = b.bounds;
+        let n = lines(b.text).count().max(1);
+        let longest = lines(b.text).map(|l| l.chars().count()).max().unwrap_or(0);
         let bw = (longest as f64 * 6.0 + 2.0 * PAD).max(50.0);
         let bh = n as f64 * LINE_H + 2.0 * PAD + TAIL;
         let right = bw + bounds[1] <= 240.0 || bounds[0] - bw <= -240.0;
@@ -105,7 +113,7 @@ where
         let line_px = (LINE_H * ky).max(font.character_size.height as f64) as i32;
         let mut y = py(top_y - PAD) + area.top_left.y;
         let x = px(left_x + PAD) + area.top_left.x;
-        for line in lines(&b.text) {
+        for line in lines(b.text) {
             Text::with_baseline(line, Point::new(x, y), text_style, Baseline::Top).draw(target)?;
             y += line_px;
         }

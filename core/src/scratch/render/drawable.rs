@@ -7,7 +7,6 @@ use crate::scratch::geom::mip::mip_index;
 use crate::scratch::geom::transform::Pose;
 use crate::scratch::geom::Transform;
 use crate::scratch::image::{Skin, SkinBitmap};
-use crate::scratch::vm::target::{Instance, RotationStyle};
 
 use super::effects::{Effects, SHAPE};
 
@@ -53,21 +52,6 @@ pub struct Drawable<'a> {
     pub bounds: [f64; 4],
 }
 
-/// Direction and scale as `RenderedTarget._getRenderedDirectionAndScale` gives them.
-pub fn rendered_direction_scale(i: &Instance, is_stage: bool) -> (f64, [f64; 2]) {
-    if is_stage {
-        return (90.0, [100.0, 100.0]);
-    }
-    match i.rotation {
-        RotationStyle::AllAround => (i.direction, [i.size, i.size]),
-        RotationStyle::DontRotate => (90.0, [i.size, i.size]),
-        RotationStyle::LeftRight => {
-            let flip = if i.direction < 0.0 { -1.0 } else { 1.0 };
-            (90.0, [flip * i.size, i.size])
-        }
-    }
-}
-
 impl<'a> Drawable<'a> {
     /// The drawable of a skin placed at `position` with `direction` and `scale` (percent);
     /// `out_scale` is the output's pixels per stage unit (1 at 480×360), which picks the MIP
@@ -109,18 +93,6 @@ impl<'a> Drawable<'a> {
                 && near100(scale[0])
                 && near100(scale[1]));
         Some(Drawable { skin, tex, sil, inv, inv_t, effects, nearest, bounds })
-    }
-
-    /// A target's drawable (`None` without a skin for its costume).
-    pub fn of_target(
-        skin: &'a Skin,
-        i: &Instance,
-        is_stage: bool,
-        out_scale: f64,
-    ) -> Option<Drawable<'a>> {
-        let (dir, scale) = rendered_direction_scale(i, is_stage);
-        let pos = if is_stage { [0.0, 0.0] } else { [i.x, i.y] };
-        Drawable::new(skin, pos, dir, scale, Effects::from_values(&i.effects), out_scale)
     }
 
     /// Texture coordinates (u right, v down, 0..1 over the quad) of a stage point.

@@ -1,14 +1,21 @@
-//! The stage renderer: draws a running [`Vm`]'s stage into any embedded-graphics
-//! [`DrawTarget`] of any size, as scratch-render's `draw()` composes it: the clear colour
-//! (opaque black), the backdrop, the pen layer, the visible sprites in layer order with their
-//! transforms and graphic effects, then say/think bubbles (an approximation, see
-//! [`bubble`]). Each output pixel is one fragment at the pixel's centre, blended
-//! `ONE, ONE_MINUS_SRC_ALPHA` and stored as 8 bits after each drawable, like the WebGL canvas.
+//! The stage renderer: draws a [`Scene`] (a running VM's stage, as `crate::scratch::vm`
+//! lists it) into any embedded-graphics [`DrawTarget`] of any size, as scratch-render's
+//! `draw()` composes it: the clear colour (opaque black), the backdrop, the pen layer, the
+//! visible sprites in layer order with their transforms and graphic effects, then say/think
+//! bubbles (an approximation, see [`bubble`]). Each output pixel is one fragment at the
+//! pixel's centre, blended `ONE, ONE_MINUS_SRC_ALPHA` and stored as 8 bits after each
+//! drawable, like the WebGL canvas.
 //!
 //! Pixels are computed one at a time and handed to the target through `draw_iter`: nothing is
 //! allocated per pixel and no framebuffer is needed, so a kit can draw straight to its display.
 //! [`Framebuffer`] is an RGB buffer target for hosts. What is exact and what is approximated
 //! is written down in `docs/stage.md`.
+//!
+//! This module is the bottom of the Scratch runtime's three layers (render, then
+//! `crate::scratch::vm`, then `crate::scratch::blocks`): it knows skins, drawables, effects,
+//! the pen layer and the colour queries' arithmetic ([`touch`]), and never the VM, its targets
+//! or blocks. The VM implements [`Scene`] and keeps the renderer's per-target state
+//! (`crate::scratch::vm::drawable`).
 
 pub mod bubble;
 pub mod drawable;
@@ -22,26 +29,28 @@ use alloc::vec::Vec;
 use embedded_graphics::pixelcolor::Rgb888;
 use embedded_graphics::prelude::*;
 
-use crate::scratch::image::{Image, Skin};
 use crate::scratch::pen::PenLayer;
-use crate::scratch::vm::target::Instance;
-use crate::scratch::vm::Vm;
+pub use bubble::BubbleSpec;
 pub use drawable::Drawable;
 pub use frame::Framebuffer;
 
 /// One layer of the stage as drawn.
-enum Layer<'a> {
+#[derive(Clone, Copy, Debug)]
+pub enum Layer<'a> {
     /// A costume.
     Costume(Drawable<'a>),
     /// The pen layer (drawn 1:1 at its own resolution, nearest-neighbour).
     Pen(&'a PenLayer),
 }
 
-/// The skin of a target's current costume.
-pub(crate) fn costume_skin<'a>(img: &'a Image, i: &Instance) -> Option<&'a Skin> {
-    let t = img.targets.get(i.sprite as usize)?;
-    let k = (*t.costume_skins.get(i.costume as usize)?)?;
-    img.skins.get(k as usize)
+/// What the renderer is given to draw: scratch-render's drawable list and bubbles, which the
+/// VM fills from its targets.
+pub trait Scene {
+    /// Append the layers bottom to top (the backdrop, the pen layer, the visible sprites in
+    /// layer order) as drawn at `out_scale` output pixels per stage unit.
+    fn layers<'a>(&'a self, out_scale: f64, out: &mut Vec<Layer<'a>>);
+    /// Append the bubbles shown, bottom to top.
+    fn bubbles<'a>(&'a self, out: &mut Vec<BubbleSpec<'a>>);
 }
 
 /// Pixels per stage unit used to pick MIP levels for an output of `w × h` (scratch-render
@@ -64,9 +73,10 @@ pub(crate) fn blend8(dst: &mut [u8; 4], src: [f32; 4]) {
     }
 }
 
-/// Draw the stage of `vm` onto `target`, scaled to the target's size.
-pub fn render<D>(vm: &Vm, target: &mut D) -> Result<(), D::Error>
+/// Draw `scene` (a VM's stage) onto `target`, scaled to the target's size.
+pub fn render<S, D>(scene: &S, target: &mut D) -> Result<(), D::Error>
 where
+    S: Scene + ?Sized,
     D: DrawTarget<Color = Rgb888>,
 {
     let area = target.bounding_box();
@@ -74,25 +84,9 @@ where
     if w == 0 || h == 0 {
         return Ok(());
     }
-    let img = vm.image();
     let out_scale = output_scale(w, h);
-    let mut layers: Vec<Layer<'_>> = Vec::with_capacity(vm.exec.len() + 1);
-    for (k, &t) in vm.exec.iter().enumerate() {
-        let Some(i) = vm.insts.get(t as usize) else { continue };
-        let is_stage = t == vm.stage;
-        if i.alive && (i.visible || is_stage) {
-            if let Some(d) =
-                costume_skin(img, i).and_then(|s| Drawable::of_target(s, i, is_stage, out_scale))
-            {
-                layers.push(Layer::Costume(d));
-            }
-        }
-        if k == 0 {
-            if let Some(p) = vm.pen_layer() {
-                layers.push(Layer::Pen(p));
-            }
-        }
-    }
+    let mut layers: Vec<Layer<'_>> = Vec::new();
+    scene.layers(out_scale, &mut layers);
     let (sx, sy) = (480.0 / f64::from(w), 360.0 / f64::from(h));
     let origin = area.top_left;
     let pixels = (0..h).flat_map(move |row| (0..w).map(move |col| (col, row))).map(|(col, row)| {
@@ -122,7 +116,7 @@ where
     });
     target.draw_iter(pixels)?;
     drop(layers);
-    bubble::draw_bubbles(vm, target)
+    bubble::draw_bubbles(scene, target)
 }
 
 /// `penStamp`: draw `d` into the pen layer (visible or not), as the renderer draws a drawable

@@ -6,6 +6,9 @@
 //! `width × rows × (candidates + 1)` reaches 40,000 the remaining rows take the GPU path
 //! (pixel centres, the shader's arithmetic, composited over the opaque black clear colour).
 //! The sprite's own ghost effect is ignored; its other effects apply, the candidates' all do.
+//!
+//! This file holds the arithmetic and the scan (`scan`); the VM gathers the candidates
+//! (`crate::scratch::vm::touch_color`).
 
 use crate::clamp::clamp;
 use alloc::vec::Vec;
@@ -13,11 +16,10 @@ use alloc::vec::Vec;
 use crate::scratch::geom::f32r;
 use crate::scratch::image::SkinBitmap;
 use crate::scratch::pen::PenLayer;
-use crate::scratch::vm::Vm;
 
+use super::blend8;
 use super::drawable::Drawable;
 use super::effects::{Effects, BRIGHTNESS, COLOR, GHOST};
-use super::{blend8, costume_skin};
 
 /// `__cpuTouchingColorPixelCount`.
 const MAX_CPU_PIXELS: i64 = 40_000;
@@ -39,14 +41,14 @@ fn mask_matches(a: [u8; 4], b: [u8; 3]) -> bool {
 /// A snapped rectangle in stage units (`Rectangle` after `snapToInt`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Rect {
-    left: f64,
-    right: f64,
-    bottom: f64,
-    top: f64,
+    pub(crate) left: f64,
+    pub(crate) right: f64,
+    pub(crate) bottom: f64,
+    pub(crate) top: f64,
 }
 
 impl Rect {
-    fn snapped(b: [f64; 4]) -> Rect {
+    pub(crate) fn snapped(b: [f64; 4]) -> Rect {
         Rect {
             left: libm::floor(b[0]),
             right: libm::ceil(b[1]),
@@ -54,10 +56,10 @@ impl Rect {
             top: libm::ceil(b[3]),
         }
     }
-    fn intersects(&self, o: &Rect) -> bool {
+    pub(crate) fn intersects(&self, o: &Rect) -> bool {
         self.left <= o.right && o.left <= self.right && self.top >= o.bottom && o.top >= self.bottom
     }
-    fn intersect(&self, o: &Rect) -> Rect {
+    pub(crate) fn intersect(&self, o: &Rect) -> Rect {
         Rect {
             left: self.left.max(o.left),
             right: self.right.min(o.right),
@@ -290,7 +292,7 @@ fn shade_gpu(c: &Cand<'_>, x: f64, y: f64) -> Option<[f32; 4]> {
 /// allocates nothing once it has grown (its borrows are relabelled per query, see
 /// `relabel`).
 #[derive(Default)]
-pub struct ColorScratch(Vec<(Cand<'static>, Rect)>);
+pub struct ColorScratch(pub(crate) Vec<(Cand<'static>, Rect)>);
 
 impl core::fmt::Debug for ColorScratch {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -308,185 +310,92 @@ impl Clone for ColorScratch {
 /// a vector's own `into_iter()` into a vector of the same layout is done in place.
 /// (`filter_map` is what changes the item type; the vector is empty anyway.)
 #[allow(clippy::unnecessary_filter_map)]
-fn relabel<'x, 'y>(mut v: Vec<(Cand<'x>, Rect)>) -> Vec<(Cand<'y>, Rect)> {
+pub(crate) fn relabel<'x, 'y>(mut v: Vec<(Cand<'x>, Rect)>) -> Vec<(Cand<'y>, Rect)> {
     v.clear();
     v.into_iter().filter_map(|_| None).collect()
 }
 
-impl Vm {
-    /// `isTouchingColor(drawable of t, color, mask)`.
-    pub(crate) fn touching_color(&mut self, t: u32, color: [u8; 3], mask: Option<[u8; 3]>) -> bool {
-        // `_touchingBounds` makes the asker's 1× texture, `_candidatesTouching` updates every
-        // visible candidate's CPU attributes (its silhouette at its scale), then the asker's.
-        self.request_mip(t, [100.0, 100.0]);
-        for k in 0..self.exec.len() {
-            let o = self.exec[k];
-            let Some(i) = self.insts.get(o as usize) else { continue };
-            let is_stage = o == self.stage;
-            if o != t && i.alive && (i.visible || is_stage) {
-                let scale = if is_stage { [100.0, 100.0] } else { self.pose(o).scale };
-                self.request_mip(o, scale);
-            }
+/// The scan of `isTouchingColor` once the candidates are known: `d` is the asking sprite's
+/// drawable (its silhouette the largest level made so far), `mine` its snapped touching
+/// bounds, `cands` the other drawables top layer first with their intersections with `mine`.
+pub(crate) fn scan(
+    d: &Drawable<'_>,
+    mine: Rect,
+    cands: &[(Cand<'_>, Rect)],
+    color: [u8; 3],
+    mask: Option<[u8; 3]>,
+) -> bool {
+    let bounds = if color_matches(color, [0, 0, 0]) {
+        mine
+    } else if cands.is_empty() {
+        return false;
+    } else {
+        cands.iter().skip(1).fold(cands[0].1, |m, c| m.union(&c.1))
+    };
+    let width = (bounds.right - bounds.left) as i64;
+    let height = (bounds.top - bounds.bottom) as i64;
+    let n = cands.len() as i64 + 1;
+    let mut y = bounds.bottom;
+    while y <= bounds.top {
+        let rows = (y - bounds.bottom) as i64;
+        if width * height * n >= MAX_CPU_PIXELS && width * rows * n >= MAX_CPU_PIXELS {
+            return scan_gpu(d, cands, bounds, rows, color, mask);
         }
-        if t != self.stage {
-            let scale = self.pose(t).scale;
-            self.request_mip(t, scale);
-        }
-        // `getFastBounds` of the asker and of every sprite candidate (the hull's bounds while
-        // a current hull exists, else the model box): they decide the candidates, the area
-        // scanned and the switch to the GPU path.
-        let mut fast = core::mem::take(&mut self.touch.fast);
-        fast.clear();
-        fast.resize(self.insts.len(), None);
-        for k in 0..self.exec.len() {
-            let o = self.exec[k];
-            let live = self.insts.get(o as usize).is_some_and(|i| i.alive && (i.visible || o == t));
-            if o != self.stage && live {
-                if let Some(slot) = fast.get_mut(o as usize) {
-                    *slot = self.fast_bounds(o).map(|r| [r.left, r.right, r.bottom, r.top]);
-                }
-            }
-        }
-        let mut cands = relabel(core::mem::take(&mut self.touch.colour.0));
-        let hit = self.touching_color_in(t, color, mask, &fast, &mut cands);
-        self.touch.colour.0 = relabel(cands);
-        self.touch.fast = fast;
-        hit
-    }
-
-    /// [`Vm::touching_color`] with a candidate list to fill.
-    fn touching_color_in<'a>(
-        &'a self,
-        t: u32,
-        color: [u8; 3],
-        mask: Option<[u8; 3]>,
-        fast: &[Option<[f64; 4]>],
-        cands: &mut Vec<(Cand<'a>, Rect)>,
-    ) -> bool {
-        cands.clear();
-        let img = self.image();
-        let Some(me) = self.insts.get(t as usize) else { return false };
-        let Some(skin) = costume_skin(img, me) else { return false };
-        let Some(mut d) = Drawable::of_target(skin, me, t == self.stage, 1.0) else {
-            return false;
-        };
-        // The silhouette is the largest level made so far ([`Vm::touching_color`] made them).
-        let Some((_, sil)) = self.silhouette(t) else { return false };
-        d.sil = sil;
-        // `_touchingBounds`: the fast bounds clamped to the stage, snapped.
-        let b = fast.get(t as usize).copied().flatten().unwrap_or(d.bounds);
-        let mine = Rect::snapped([
-            clamp(b[0], -240.0, 240.0),
-            clamp(b[1], -240.0, 240.0),
-            clamp(b[2], -180.0, 180.0),
-            clamp(b[3], -180.0, 180.0),
-        ]);
-        if mine.right - mine.left == 0.0 || mine.top - mine.bottom == 0.0 {
-            return false;
-        }
-        // Candidates, top layer first.
-        for (k, &o) in self.exec.iter().enumerate().rev() {
-            if k == 0 {
-                if let Some(p) = self.pen_layer() {
-                    let r = Rect { left: -240.0, right: 240.0, bottom: -180.0, top: 180.0 };
-                    if mine.intersects(&r) {
-                        cands.push((Cand::Pen(p), mine.intersect(&r)));
-                    }
-                }
-            }
-            if o == t {
-                continue;
-            }
-            let Some(i) = self.insts.get(o as usize) else { continue };
-            let is_stage = o == self.stage;
-            if !i.alive || !(i.visible || is_stage) {
-                continue;
-            }
-            let Some(mut cd) =
-                costume_skin(img, i).and_then(|s| Drawable::of_target(s, i, is_stage, 1.0))
-            else {
-                continue;
+        let mut x = bounds.left;
+        while x <= bounds.right {
+            let hit = match mask {
+                Some(m) => mask_matches(sample_cpu(&Cand::Costume(*d), x, y, false), m),
+                None => touches_cpu(d, x, y),
             };
-            // No level made yet (under a pixel): an empty silhouette samples transparent.
-            let Some((_, sil)) = self.silhouette(o) else { continue };
-            cd.sil = sil;
-            let r = Rect::snapped(fast.get(o as usize).copied().flatten().unwrap_or(cd.bounds));
-            if mine.intersects(&r) {
-                cands.push((Cand::Costume(cd), mine.intersect(&r)));
+            if hit && color_matches(blend_cpu(cands, x, y), color) {
+                return true;
             }
+            x += 1.0;
         }
-        let bounds = if color_matches(color, [0, 0, 0]) {
-            mine
-        } else if cands.is_empty() {
-            return false;
-        } else {
-            cands.iter().skip(1).fold(cands[0].1, |m, c| m.union(&c.1))
-        };
-        let width = (bounds.right - bounds.left) as i64;
-        let height = (bounds.top - bounds.bottom) as i64;
-        let n = cands.len() as i64 + 1;
-        let mut y = bounds.bottom;
-        while y <= bounds.top {
-            let rows = (y - bounds.bottom) as i64;
-            if width * height * n >= MAX_CPU_PIXELS && width * rows * n >= MAX_CPU_PIXELS {
-                return self.touching_color_gpu(&d, cands, bounds, rows, color, mask);
-            }
-            let mut x = bounds.left;
-            while x <= bounds.right {
-                let hit = match mask {
-                    Some(m) => mask_matches(sample_cpu(&Cand::Costume(d), x, y, false), m),
-                    None => touches_cpu(&d, x, y),
-                };
-                if hit && color_matches(blend_cpu(cands, x, y), color) {
-                    return true;
-                }
-                x += 1.0;
-            }
-            y += 1.0;
-        }
-        false
+        y += 1.0;
     }
+    false
+}
 
-    /// `_isTouchingColorGpuStart` + `_isTouchingColorGpuFin` for the rows not yet scanned.
-    fn touching_color_gpu(
-        &self,
-        d: &Drawable<'_>,
-        cands: &[(Cand<'_>, Rect)],
-        bounds: Rect,
-        done_rows: i64,
-        color: [u8; 3],
-        mask: Option<[u8; 3]>,
-    ) -> bool {
-        let width = (bounds.right - bounds.left) as i64;
-        let height = (bounds.top - bounds.bottom) as i64;
-        let mut me = *d;
-        me.effects.bits &= !GHOST;
-        for j in 0..(height - done_rows).max(0) {
-            let y = bounds.top - j as f64 - 0.5;
-            for i in 0..width {
-                let x = bounds.left + i as f64 + 0.5;
-                let Some(s) = me.shade(x, y) else { continue };
-                let pass = match mask {
-                    Some(m) => (0..3)
-                        .all(|k| libm::fabsf(s[k] - f32::from(m[k]) / 255.0) <= MASK_TOLERANCE),
-                    None => s[3] != 0.0,
-                };
-                if !pass {
-                    continue;
+/// `_isTouchingColorGpuStart` + `_isTouchingColorGpuFin` for the rows not yet scanned.
+fn scan_gpu(
+    d: &Drawable<'_>,
+    cands: &[(Cand<'_>, Rect)],
+    bounds: Rect,
+    done_rows: i64,
+    color: [u8; 3],
+    mask: Option<[u8; 3]>,
+) -> bool {
+    let width = (bounds.right - bounds.left) as i64;
+    let height = (bounds.top - bounds.bottom) as i64;
+    let mut me = *d;
+    me.effects.bits &= !GHOST;
+    for j in 0..(height - done_rows).max(0) {
+        let y = bounds.top - j as f64 - 0.5;
+        for i in 0..width {
+            let x = bounds.left + i as f64 + 0.5;
+            let Some(s) = me.shade(x, y) else { continue };
+            let pass = match mask {
+                Some(m) => {
+                    (0..3).all(|k| libm::fabsf(s[k] - f32::from(m[k]) / 255.0) <= MASK_TOLERANCE)
                 }
-                let mut dst = [0u8, 0, 0, 255];
-                for (c, _) in cands.iter().rev() {
-                    if let Some(f) = shade_gpu(c, x, y) {
-                        blend8(&mut dst, f);
-                    }
-                }
-                if dst[3] != 0 && color_matches([dst[0], dst[1], dst[2]], color) {
-                    return true;
+                None => s[3] != 0.0,
+            };
+            if !pass {
+                continue;
+            }
+            let mut dst = [0u8, 0, 0, 255];
+            for (c, _) in cands.iter().rev() {
+                if let Some(f) = shade_gpu(c, x, y) {
+                    blend8(&mut dst, f);
                 }
             }
+            if dst[3] != 0 && color_matches([dst[0], dst[1], dst[2]], color) {
+                return true;
+            }
         }
-        false
     }
+    false
 }
 
 /// `RenderWebGL.sampleColor3b`: candidates top to bottom, then white.

@@ -2,17 +2,18 @@
 //! cached transform, convex hull and bounds per instance, the silhouette MIP level each
 //! costume has reached, and the queries scratch-vm makes of the renderer: fenced positions,
 //! bounds, touching sprites / edge / a point, and picking. Without skins none of this runs
-//! and targets behave as with no renderer. Pure geometry lives in `crate::scratch::geom`.
+//! and targets behave as with no renderer. Pure geometry lives in `crate::scratch::geom`,
+//! drawables and sampling in `crate::scratch::render`, `touching color` in [`super::touch_color`].
 
 use alloc::vec::Vec;
 
+use super::scene::rendered_direction_scale;
 use crate::scratch::geom::mip::mip_index;
 use crate::scratch::geom::reach;
 use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, HullScratch};
 use crate::scratch::geom::transform::{move_angle, rotation_from_move, unit_point, Linear, Pose};
 use crate::scratch::geom::{f32r, Rect, Transform, FENCE_WIDTH, STAGE_HEIGHT, STAGE_WIDTH};
 use crate::scratch::image::{Skin, SkinBitmap};
-use crate::scratch::render::drawable::rendered_direction_scale;
 use crate::scratch::render::effects::{Effects, PIXELATE, SHAPE};
 use crate::scratch::value::cast::to_str_value;
 use crate::scratch::value::Value;

@@ -6,6 +6,7 @@
 use crate::scratch::image::{Expr, ExprId, Image, Rop};
 use crate::scratch::value::Value;
 
+use super::hooks::Blocks;
 use super::Vm;
 
 impl Vm {
@@ -87,7 +88,7 @@ impl Vm {
         };
         let x = self.num_leaf(img, a, t);
         let y = self.num_leaf(img, b, t);
-        crate::scratch::blocks::operators::arith_num(op, x, y)
+        Self::arith_num(op, x, y)
     }
 
     /// [`Vm::num_in`] with literals and variables handled in place (no call).
@@ -137,87 +138,6 @@ impl Vm {
         match args.get(k) {
             Some(&e) => self.eval_in(img, e, t),
             None => Value::Undefined,
-        }
-    }
-
-    fn eval_op(&mut self, img: &Image, op: &Rop, args: &[ExprId], t: u32) -> Value {
-        use crate::scratch::blocks::operators as o;
-        match op {
-            Rop::Unimplemented => {
-                for k in 0..args.len() {
-                    self.arg_in(img, args, k, t);
-                }
-                Value::Undefined
-            }
-            Rop::Add | Rop::Sub | Rop::Mul | Rop::Div | Rop::Mod => {
-                let a = self.num_arg_in(img, args, 0, t);
-                let b = self.num_arg_in(img, args, 1, t);
-                Value::Num(o::arith_num(op, a, b))
-            }
-            Rop::Gt | Rop::Lt | Rop::Eq => {
-                let a = self.arg_in(img, args, 0, t);
-                let b = self.arg_in(img, args, 1, t);
-                o::compare(op, &a, &b)
-            }
-            Rop::And | Rop::Or => {
-                let a = self.arg_in(img, args, 0, t);
-                let b = self.arg_in(img, args, 1, t);
-                o::logic(op, &a, &b)
-            }
-            Rop::Not => {
-                let a = self.arg_in(img, args, 0, t);
-                Value::Bool(!crate::scratch::value::cast::to_bool(&a))
-            }
-            Rop::Random => {
-                let a = self.arg_in(img, args, 0, t);
-                let b = self.arg_in(img, args, 1, t);
-                o::random(&a, &b, &mut self.rng)
-            }
-            Rop::Join => {
-                let a = self.arg_in(img, args, 0, t);
-                let b = self.arg_in(img, args, 1, t);
-                o::join(&mut self.text_buf, &a, &b, self.cfg.max_string_len)
-            }
-            Rop::LetterOf => {
-                let a = self.arg_in(img, args, 0, t);
-                let b = self.arg_in(img, args, 1, t);
-                o::letter_of(&a, &b)
-            }
-            Rop::Length => {
-                let a = self.arg_in(img, args, 0, t);
-                o::length(&a)
-            }
-            Rop::Contains => {
-                let a = self.arg_in(img, args, 0, t);
-                let b = self.arg_in(img, args, 1, t);
-                o::contains(&a, &b)
-            }
-            Rop::Round => {
-                let a = self.arg_in(img, args, 0, t);
-                Value::Num(super::io::js_round(crate::scratch::value::cast::to_number(&a)))
-            }
-            Rop::MathOp(f) => {
-                let a = self.arg_in(img, args, 0, t);
-                o::mathop(*f, &a)
-            }
-            Rop::ListContents(s) => self.list_contents(t, *s),
-            Rop::ItemOfList(s) => {
-                let i = self.arg_in(img, args, 0, t);
-                self.item_of_list(t, *s, &i)
-            }
-            Rop::ItemNumOfList(s) => {
-                let i = self.arg_in(img, args, 0, t);
-                self.item_num_of_list(t, *s, &i)
-            }
-            Rop::LengthOfList(s) => Value::Num(self.list(t, *s).len() as f64),
-            Rop::ListContains(s) => {
-                let i = self.arg_in(img, args, 0, t);
-                self.list_contains(t, *s, &i)
-            }
-            Rop::Counter => Value::Num(self.counter),
-            Rop::Tempo => self.tempo(),
-            Rop::VideoOn | Rop::Translate | Rop::ViewerLanguage => self.eval_offline(op, args, t),
-            _ => self.eval_sensing(op, args, t),
         }
     }
 }

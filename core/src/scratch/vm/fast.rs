@@ -21,6 +21,7 @@ use alloc::vec::Vec;
 use crate::scratch::image::{Expr, ExprId, Image, Rop, Slot, Sop, StmtId};
 use crate::scratch::value::cast::to_bool;
 use crate::scratch::value::Value;
+use crate::scratch::vm::hooks::Blocks;
 use crate::scratch::vm::io::js_round;
 use crate::scratch::vm::thread::Ctx;
 use crate::scratch::vm::{Active, Vm};
@@ -268,7 +269,7 @@ impl Vm {
                 }
                 Some(Quick::Motion) => {
                     let args = img.args.get(st.args as usize..st.args as usize + st.nargs as usize);
-                    self.exec_motion(&st.op, args.unwrap_or(&[]), t);
+                    self.motion_leaf(&st.op, args.unwrap_or(&[]), t);
                 }
                 _ => match self.shapes.get(id as usize) {
                     Some(Shape::Branch) => self.run_branch(img, id, t),
@@ -357,6 +358,9 @@ impl Vm {
                 }
             }
             self.run_chain(img, body, t);
+            if self.halted() {
+                break LoopExit::Yield;
+            }
             // Back at the loop frame: `stepThread`'s `isLoop` check, one warp-timer check per
             // iteration in warp mode (`Vm::warp_expired_check`), else the thread yields.
             if !warp {

@@ -4,22 +4,34 @@
 //! The host owns time and input: [`Vm::step_frame`] advances exactly one virtual frame
 //! (`frame * 1000 / fps` ms) after applying that frame's [`Input`]s, like the reference
 //! harness's `oracle.step`. Work per frame is bounded by *counts* ([`Config`]), never by a
-//! clock. Submodules: [`sched`] (sequencer and hats), [`fast`] (fused forms of common shapes),
-//! [`thread`], [`target`], [`random`], [`io`] (keyboard, mouse, questions, timeouts), [`eval`]
-//! (reporters), [`observe`], [`trig`] (a memo of sine and cosine).
-//! Block semantics live in `crate::scratch::blocks`.
+//! clock, and runaway programs halt on the memory and work budgets of [`budget`]. Submodules: [`sched`] (sequencer and hats), [`fast`] (fused forms of common shapes),
+//! [`thread`], [`target`], [`sprite`] (a target's state changes: position, direction,
+//! visibility, bubbles, layers), [`random`], [`io`] (keyboard, mouse, questions, timeouts),
+//! [`eval`] (reporters), [`observe`], [`trig`] (a memo of sine and cosine), [`sound`],
+//! [`drag`], [`makey`] (the Makey Makey extension's state), and the renderer's side:
+//! [`drawable`] (per-target caches and the touching queries), [`touch_color`] and [`scene`]
+//! (what `crate::scratch::render` draws).
+//!
+//! Block semantics live in `crate::scratch::blocks`, above this module: the VM reaches them
+//! only through `hooks::Blocks`, which that module implements.
 
+pub mod budget;
 pub mod drag;
 pub mod drawable;
 pub mod eval;
 pub mod fast;
+pub mod hooks;
 pub mod io;
+pub mod makey;
 pub mod observe;
 pub mod random;
+pub mod scene;
 pub mod sched;
 pub mod sound;
+pub mod sprite;
 pub mod target;
 pub mod thread;
+pub mod touch_color;
 pub mod trig;
 
 use alloc::collections::VecDeque;
@@ -30,6 +42,7 @@ use core::fmt;
 
 use crate::scratch::image::{Hat, Image, Lit, Slot, IMAGE_VERSION};
 use crate::scratch::value::Value;
+pub use budget::{Stop, StopReason};
 pub use io::Input;
 pub use observe::Observation;
 use random::Mulberry32;
@@ -53,10 +66,31 @@ pub struct Config {
     pub epoch_ms: f64,
     /// Most clones at once (scratch-vm: 300).
     pub max_clones: u32,
-    /// Most items in a list (scratch-vm: 200,000).
+    /// Most items in a list (scratch-vm: 200,000; a longer list ignores the addition).
     pub max_list_len: usize,
-    /// Longest string `join` builds, in bytes (a memory budget; JavaScript's own is ~2^29).
+    /// Longest string, in UTF-16 code units as JavaScript counts (`join` and list contents);
+    /// default V8's limit [`budget::JS_MAX_STRING_LEN`] (`2^29 - 24`). A longer string halts
+    /// the run ([`budget::StopReason::StringLength`]), where scratch-vm throws `RangeError`.
     pub max_string_len: usize,
+    /// Most bytes held by the items of all lists together (each item: the value's size plus
+    /// its string's UTF-8 bytes); more halts the run ([`budget::StopReason::ListBytes`]).
+    /// Default 512 MiB. scratch-vm has no such limit (a browser tab runs out of memory).
+    pub max_list_bytes: usize,
+    /// Most frames on one thread's stack (custom-block calls nest one frame each); more halts
+    /// the run ([`budget::StopReason::CallDepth`]). Default 1,000,000.
+    pub max_call_depth: usize,
+    /// Most threads at once; more halts the run ([`budget::StopReason::Threads`]). Default
+    /// 100,000.
+    pub max_threads: usize,
+    /// Ceiling of [`Vm::memory_estimate`] (lists, strings in variables, thread stacks),
+    /// checked every 8 MiB of growth (or every eighth of the ceiling, when less); more halts the run ([`budget::StopReason::Memory`]).
+    /// Default 1 GiB.
+    pub max_memory: usize,
+    /// Size-proportional work of one frame, in units (one per byte of string built or
+    /// scanned and per list item scanned, moved or copied); more halts the run
+    /// ([`budget::StopReason::Work`]). Default 2^31 (well under a second of copying).
+    /// Number-only scripts spend none.
+    pub max_frame_work: u64,
     /// Run common shapes (loops and `if`s over plain blocks) inline, see [`fast`]. Observable
     /// behaviour is the same either way; `false` sends every block through the general
     /// path, which the differential tests compare against.
@@ -90,7 +124,12 @@ impl Default for Config {
             epoch_ms: 1_577_836_800_000.0,
             max_clones: 300,
             max_list_len: 200_000,
-            max_string_len: 1 << 24,
+            max_string_len: budget::JS_MAX_STRING_LEN,
+            max_list_bytes: 512 << 20,
+            max_call_depth: 1_000_000,
+            max_threads: 100_000,
+            max_memory: 1 << 30,
+            max_frame_work: 1 << 31,
             fuse: true,
             geometry_cache: true,
             trig_memo: trig::DEFAULT_SLOTS,
@@ -242,7 +281,7 @@ pub struct Vm {
     /// Threads waiting in `speak and wait`, resumed at the start of the next frame.
     pub(crate) speech: Vec<u64>,
     /// The Makey Makey extension's key buffer and sequences.
-    pub(crate) makey: crate::scratch::blocks::makeymakey::MakeyState,
+    pub(crate) makey: makey::MakeyState,
     /// Registers written by hoisted input evaluations ([`crate::scratch::image::Hoist`]).
     pub(crate) regs: Vec<Value>,
     /// The value each visible monitor showed after the last frame (by image monitor index).
@@ -255,6 +294,8 @@ pub struct Vm {
     pub(crate) sounds: sound::Sounds,
     /// Recent `Math.sin`/`Math.cos` results ([`trig`]).
     pub(crate) trig: trig::TrigMemo,
+    /// Memory and work budgets ([`budget`]).
+    pub(crate) budget: budget::Budget,
 }
 
 pub(crate) fn lit_value(l: &Lit) -> Value {
@@ -290,7 +331,7 @@ impl Vm {
         let edge_hats = sched::EDGE_HATS
             .each_ref()
             .map(|(h, _)| img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == *h)));
-        let makey = crate::scratch::blocks::makeymakey::MakeyState::new(
+        let makey = makey::MakeyState::new(
             img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == Hat::MakeyCode)),
         );
         let mut vm = Vm {
@@ -342,6 +383,7 @@ impl Vm {
             pen_size: [480, 360],
             sounds: sound::Sounds::new(img.targets.iter().map(|t| t.sounds.len()), cfg.audio),
             trig: trig::TrigMemo::default(),
+            budget: budget::Budget::default(),
             cfg,
             img: Rc::new(img),
         };
@@ -356,7 +398,7 @@ impl Vm {
                 x: t.x,
                 y: t.y,
                 // `sb3.parseScratchObject`: `MathUtil.wrapClamp(direction, -179, 180)`.
-                direction: crate::scratch::blocks::looks::wrap_clamp(t.direction, -179.0, 180.0),
+                direction: crate::clamp::wrap_clamp(t.direction, -179.0, 180.0),
                 size: t.size,
                 costume: t.costume,
                 visible: t.visible,
@@ -379,6 +421,9 @@ impl Vm {
             vm.targets.push(i as u32);
         }
         vm.exec = img.layer_order.clone();
+        let lists: usize =
+            vm.insts.iter().flat_map(|i| &i.lists).map(|l| budget::list_bytes(l)).sum();
+        vm.list_grow(lists);
         Ok(vm)
     }
 
@@ -452,6 +497,17 @@ impl Vm {
             Slot::Global(k) => (self.stage, k),
         };
         self.insts.get_mut(i as usize)?.vars.get_mut(k as usize)
+    }
+
+    /// `data_changevariableby` with the amount already cast.
+    #[inline]
+    pub(crate) fn change_var(&mut self, t: u32, slot: Slot, d: f64) {
+        if let Some(x) = self.var_mut(t, slot) {
+            match x {
+                Value::Num(n) if !n.is_nan() => *n += d,
+                _ => *x = Value::Num(crate::scratch::value::cast::to_number(x) + d),
+            }
+        }
     }
 
     /// Mutable access to a list slot as seen from `inst`.

@@ -7,6 +7,7 @@ use alloc::rc::Rc;
 use alloc::vec::Vec;
 
 use super::fast::{LoopExit, Shape};
+use super::hooks::Blocks;
 use super::io::{dom_key_to_scratch, mouse_scratch, scenario_key_to_dom, Input};
 use super::thread::{Status, Thread};
 use super::{Active, FrameEvents, Vm};
@@ -94,7 +95,13 @@ fn eq_upper(a: &str, b: &str) -> bool {
 
 impl Vm {
     /// Advance one virtual frame: apply `inputs`, fire due timeouts, step the runtime.
+    /// After a budget ran out ([`Vm::stopped`]) it does nothing: the frame in which it ran
+    /// out is abandoned and not counted.
     pub fn step_frame(&mut self, inputs: &[Input]) {
+        if self.halted() {
+            return;
+        }
+        self.new_frame_work();
         self.now_ms = (self.frame as f64) * 1000.0 / f64::from(self.cfg.fps.max(1));
         self.events.clear();
         for i in inputs {
@@ -102,10 +109,13 @@ impl Vm {
         }
         self.fire_timeouts();
         self.fire_drag_timer();
-        self.makey_fire_timers();
-        self.resolve_speech();
+        self.fire_makey_timers();
+        self.resume_speakers();
         self.fire_sounds();
         self.step();
+        if self.halted() {
+            return;
+        }
         self.draw_frame();
         self.frame += 1;
     }
@@ -129,7 +139,7 @@ impl Vm {
                 if down {
                     self.start_hats(HatSel::Key(&key), None);
                     self.start_hats(HatSel::Key("any"), None);
-                    self.makey_key_pressed(&key);
+                    self.key_pressed(&key);
                     if idx.is_none() {
                         self.io.keys.push(Rc::from(key.as_str()));
                     }
@@ -171,7 +181,7 @@ impl Vm {
             Input::Broadcast(m) => {
                 self.start_hats(HatSel::Broadcast(m), None);
             }
-            Input::Answer(text) => self.answer(text),
+            Input::Answer(text) => self.answered(text),
             Input::Turbo(on) => self.cfg.turbo = *on,
             Input::SetVariable { sprite, name, value } => {
                 if let Some(slot) = self.slot_by_name(sprite.as_deref(), name, false) {
@@ -185,7 +195,12 @@ impl Vm {
                     if let Some(l) =
                         self.insts.get_mut(inst as usize).and_then(|i| i.lists.get_mut(k))
                     {
-                        *l = items.iter().map(super::lit_value).collect();
+                        let new: Vec<Value> = items.iter().map(super::lit_value).collect();
+                        let (old, add) =
+                            (super::budget::list_bytes(l), super::budget::list_bytes(&new));
+                        *l = new;
+                        self.list_shrink(old);
+                        self.list_grow(add);
                     }
                 }
             }
@@ -333,7 +348,9 @@ impl Vm {
         }
         inst.alive = false;
         inst.vars.clear();
+        let freed: usize = inst.lists.iter().map(|l| super::budget::list_bytes(l)).sum();
         inst.lists.clear();
+        self.list_shrink(freed);
         self.free_insts.push(t);
     }
 
@@ -348,7 +365,7 @@ impl Vm {
             if self.questions.is_empty() {
                 self.events.questions.push(None);
             } else {
-                self.ask_next();
+                self.ask_next_question();
             }
         }
         let active_serial = self.active_serial();
@@ -400,6 +417,16 @@ impl Vm {
             }
         }
         self.th_other()
+    }
+
+    /// `util.yield()`.
+    pub(crate) fn yield_now(&mut self) {
+        self.th().status = Status::Yield;
+    }
+
+    /// `util.yieldTick()`.
+    pub(crate) fn yield_tick(&mut self) {
+        self.th().status = Status::YieldTick;
     }
 
     /// [`Vm::th`] for every other case (orphans, hats, detached, none).
@@ -463,6 +490,9 @@ impl Vm {
                 {
                     continue;
                 }
+                if !self.thread_fits() {
+                    break;
+                }
                 let serial = self.new_serial();
                 self.threads.push(Thread::new(serial, t, top));
                 started.push(self.threads.len() - 1);
@@ -517,9 +547,9 @@ impl Vm {
                     None => Value::Undefined,
                 };
                 match img.stmts[top as usize].op {
-                    Sop::HatMakeyKey => self.makey_key_hat(&v),
-                    Sop::HatMakeyCode => self.makey_code_hat(&v),
-                    _ => crate::scratch::blocks::offline::motion_greater_than(&v),
+                    Sop::HatMakeyKey => self.hat_makey_key(&v),
+                    Sop::HatMakeyCode => self.hat_makey_code(&v),
+                    _ => Self::hat_video_motion(&v),
                 }
             }
             _ => false,
@@ -617,6 +647,9 @@ impl Vm {
                 if matches!(th.status, Status::Running | Status::Yield) {
                     self.step_thread();
                     self.th().warp_timer = None;
+                    if self.halted() {
+                        break;
+                    }
                 }
                 let th = self.th();
                 if th.status == Status::Running {
@@ -691,6 +724,9 @@ impl Vm {
                 }
                 Some(Shape::Branch) => self.run_branch(&img, cur, target),
                 _ => self.execute_in(&img, cur, target),
+            }
+            if self.halted() {
+                return;
             }
             let th = self.th();
             match th.status {

@@ -1,0 +1,69 @@
+"""DrawingBench: score a model's mouse actions with the published evaluator
+(``drawingbench-1.0``) or the paper's criteria (``paper``), turn-2 feedback, canvas pictures
+(the CLI's ``gobo draw``).
+
+*Actions* are the model's raw text (``str``, scored exactly as written, including text that is
+not JSON), a list of action dicts, ``bytes``, or a ``pathlib.Path``. A *task* is a dict
+(``{id, prompt, criteria}`` or bare criteria), a path, or JSON ``bytes``; or give
+``task_index`` into the dataset (``dataset=`` a path or ``bytes`` of
+``dataset_consolidated.json``, default ``$GOBO_DRAWINGBENCH_DATASET``). ``ui`` replaces the
+published UI layout. Bad input raises :class:`gobo.GoboError` (``code == 2``) with the CLI's
+message.
+"""
+
+import os
+from typing import Any, Iterable, Mapping, Sequence, Union
+
+Json = Any
+PathLike = Union[str, "os.PathLike[str]"]
+Actions = Union[str, Sequence[Mapping[str, Any]], bytes, "os.PathLike[str]"]
+Source = Union[Mapping[str, Any], PathLike, bytes]
+
+def evaluate(
+    actions: Actions,
+    task: Source | None = None,
+    *,
+    task_index: int | None = None,
+    dataset: Union[PathLike, bytes, None] = None,
+    profile: str = "drawingbench-1.0",
+    ui: Source | None = None,
+) -> dict[str, Json]:
+    """Scores actions (``gobo draw eval``): for ``drawingbench-1.0`` the row ``{score, errors,
+    warnings, criteria_met, metrics, evaluation_rest, feedback_recon, feedback_recon_text,
+    exception, parse_error, profile}``; for ``paper`` the weighted criteria (docs/drawing.md)."""
+
+def evaluate_batch(
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    dataset: Union[PathLike, bytes, None] = None,
+    profile: str = "drawingbench-1.0",
+    ui: Source | None = None,
+    jobs: int = 0,
+) -> list[dict[str, Json]]:
+    """Scores rows ``{"id", "task_index" | "task", "actions_raw"}`` on ``jobs`` threads (0:
+    every core) with the GIL released, and returns one row per input, in order: the rows
+    ``gobo draw eval --batch`` writes (``id``, ``task_index`` if given, the result fields; a
+    row that cannot be scored gets ``{"id", "error"}``)."""
+
+def feedback(
+    actions: Actions,
+    task: Source | None = None,
+    *,
+    task_index: int | None = None,
+    dataset: Union[PathLike, bytes, None] = None,
+    ui: Source | None = None,
+) -> dict[str, Json] | None:
+    """Turn-2 feedback as the published experiments gave it: ``{"feedback": {summary, errors,
+    warnings, suggestions, score, turn}, "text": framed text, "score": turn-1 score,
+    "second_turn": whether the two-turn rule gives a second turn}``; ``None`` where the
+    reference evaluator raises on the input."""
+
+def needs_second_turn(score: float) -> bool:
+    """Whether a turn-1 score gets a second turn with feedback (scores below 0.9)."""
+
+def final_score(turn1: float, turn2: float | None = None) -> float:
+    """The two-turn protocol's final score: turn 2's if it ran, else turn 1's."""
+
+def render(actions: Actions, *, ui: Source | None = None) -> bytes:
+    """What the drawing app shows after the actions, as PNG bytes (RGBA, erased pixels
+    transparent; ``gobo draw render``)."""

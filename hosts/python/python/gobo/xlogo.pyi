@@ -1,0 +1,50 @@
+"""XLogo-Mini: evaluate code against tasks with the reference emulator's verdicts, prompts and
+pictures (the CLI's ``gobo xlogo``).
+
+A *task* argument is a :class:`Task`, a dict (a task object, or a data-file row with a
+``"task"`` field), a path to its JSON file, or JSON ``bytes``. *Code* is Python-style source
+(``str``: ``def run(): ...``), the JSON AST (a dict ``{"run": [...]}``), or a ``pathlib.Path``
+(``.py`` is Python-style, anything else the JSON AST). Bad input raises
+:class:`gobo.GoboError` (``code == 2``) with the CLI's message; bad *code* is a verdict
+(``FORMAT_ERROR``, ``INVALID_CODE``), not an exception.
+"""
+
+import os
+from typing import Any, Iterable, Mapping, Union
+
+Json = Any
+PathLike = Union[str, "os.PathLike[str]"]
+TaskLike = Union["Task", Mapping[str, Any], PathLike, bytes]
+Code = Union[str, Mapping[str, Any], "os.PathLike[str]", bytes]
+
+class Task:
+    """An XLogo-Mini task loaded and compiled once, to evaluate many programs on. Pickles (as
+    its JSON)."""
+
+    def __init__(self, task: Union[Mapping[str, Any], PathLike, bytes]) -> None:
+        """Loads a task; raises :class:`gobo.GoboError` naming the JSON path of a bad field."""
+    def evaluate(self, code: Code) -> dict[str, Json]:
+        """Evaluates code on this task: the same as ``evaluate(task, code)``."""
+    def prompt(self, style: str = "nl") -> str:
+        """The task as a prompt: the same as ``prompt(task, style)``."""
+    def to_dict(self) -> dict[str, Json]:
+        """The task document as a dict."""
+
+def evaluate(task: TaskLike, code: Code) -> dict[str, Json]:
+    """Evaluates code against a task and returns the verdict of ``gobo xlogo eval TASK CODE``:
+    ``error_type`` (``OK``, ``GOAL_FAIL``, ``CONSTRAINT_FAIL``, ``CRASH_*``, ``FORMAT_ERROR``,
+    ...), ``success``, ``result``, ``final_turtle``, ``trace_xy``, ``drawn_lines``,
+    ``pen_color``, ``n_actions``, ``block_cnt``, ``n_blocks`` (docs/xlogo.md)."""
+
+def evaluate_batch(rows: Iterable[Mapping[str, Any]], *, jobs: int = 0) -> list[dict[str, Json]]:
+    """Evaluates rows ``{"id", "task", "code"}`` (``code`` a Python-style string or a JSON AST
+    object) on ``jobs`` threads (0: every core) with the GIL released, and returns one row per
+    input, in order: the rows ``gobo xlogo eval --batch`` writes (``id`` plus the verdict; a
+    row whose task does not load gets ``error_type: "INVALID_TASK"`` and an ``error``)."""
+
+def prompt(task: TaskLike, style: str = "nl") -> str:
+    """The task as a prompt for a language model (``gobo xlogo prompt``): ``"nl"`` (sentences)
+    or ``"ascii"`` (a character grid with a legend)."""
+
+def render(task: TaskLike, code: Code | None = None) -> bytes:
+    """The task, and the run of ``code`` if given, as PNG bytes (``gobo xlogo render``)."""

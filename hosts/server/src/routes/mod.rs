@@ -1,0 +1,83 @@
+//! The HTTP surface: every route, the layers around them (body limit, concurrency limit with
+//! load shedding), the JSON 404/405 answers, the OpenAPI document and the viewer page.
+//! Each submodule holds one area's request types and handlers; handlers only parse, hand the
+//! work to the pool, and shape the answer.
+
+pub mod batch;
+pub mod blobs;
+pub mod draw;
+pub mod health;
+pub mod scratch;
+pub mod traces;
+pub mod xlogo;
+
+use std::sync::Arc;
+
+use axum::error_handling::HandleErrorLayer;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use tower::ServiceBuilder;
+
+use crate::app::App;
+use crate::error::ApiError;
+
+/// The viewer page (plain HTML and a little JavaScript).
+const VIEWER: &str = include_str!("../../viewer/index.html");
+
+/// The router of `app`.
+pub fn router(app: Arc<App>) -> Router {
+    let limits = &app.engine.limits;
+    let v1 = Router::new()
+        .route("/v1/blobs", post(blobs::upload))
+        .route("/v1/blobs/{ref}", get(blobs::download))
+        .route("/v1/tests/run", post(scratch::tests_run))
+        .route("/v1/render", post(scratch::render_handler))
+        .route("/v1/run", post(scratch::run_handler))
+        .route("/v1/traces/diff", post(traces::traces_diff))
+        .route("/v1/xlogo/eval", post(xlogo::xlogo_eval))
+        .route("/v1/xlogo/prompt", post(xlogo::xlogo_prompt))
+        .route("/v1/draw/eval", post(draw::draw_eval))
+        .route("/v1/batch", post(batch::submit).get(batch::list))
+        .route("/v1/batch/{id}", get(batch::status).delete(batch::delete))
+        .route("/v1/batch/{id}/results", get(batch::results))
+        .layer(DefaultBodyLimit::max(limits.max_body_bytes))
+        .layer(
+            ServiceBuilder::new()
+                .layer(HandleErrorLayer::new(|_: tower::BoxError| async {
+                    ApiError::overloaded("too many requests in flight; retry shortly")
+                }))
+                .load_shed()
+                .concurrency_limit(limits.max_in_flight),
+        );
+    Router::new()
+        .route("/", get(|| async { Html(VIEWER) }))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/v1/openapi.json", get(openapi_json))
+        .merge(v1)
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(app)
+}
+
+async fn openapi_json() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], crate::openapi::document()).into_response()
+}
+
+async fn not_found(uri: Uri) -> ApiError {
+    ApiError::not_found("no_route", format!("no endpoint {}; see /v1/openapi.json", uri.path()))
+}
+
+async fn method_not_allowed(uri: Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{} does not take this method; see /v1/openapi.json", uri.path()),
+    )
+}
+
+/// A JSON answer (used by handlers returning `serde_json::Value`).
+pub type JsonValue = Json<serde_json::Value>;
