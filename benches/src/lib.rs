@@ -1,11 +1,12 @@
 //! gobo's benchmark support: the checked-in Scratch workloads ([`suite`]), gobo's own timings
 //! of them ([`gobo_side`]), the reference runners driven as child processes ([`reference`]) and
-//! the side-by-side table ([`table`]).
+//! the side-by-side table ([`table`]); and differential fuzzing against scratch-vm ([`diff`]).
 //!
 //! The criterion benches in `benches/benches/` (one file per phase: load, compile, run, render,
 //! evaluate) and the `compare` binary (`benches/compare.sh`) share these definitions, so a
 //! workload means the same thing in both. How figures are measured: `docs/performance.md`.
 
+pub mod diff;
 pub mod evaluate;
 pub mod gobo_side;
 pub mod reference;

@@ -23,6 +23,7 @@ pub mod diff;
 pub mod geom;
 pub mod image;
 pub mod pen;
+pub mod planted;
 pub mod project;
 pub mod render;
 pub mod scenario;

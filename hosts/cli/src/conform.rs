@@ -1,7 +1,7 @@
 //! `gobo conform`: run scratch-vm's execute-fixture protocol (SAY `plan N` / `pass` / `fail` /
-//! `end`) on `.sb3` files and folders (recursively). `.sb2` files are listed as skipped.
-//! One line per fixture, then `N passed, N failed`. Exit 0 when every fixture passed, 1 when
-//! some failed (an unreadable file fails), 2 when a path is missing or no fixture was found.
+//! `end`) on `.sb3` and `.sb2` files and folders (recursively). One line per fixture, then
+//! `N passed, N failed`. Exit 0 when every fixture passed, 1 when some failed (an unreadable
+//! file fails), 2 when a path is missing or no fixture was found.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,7 +14,7 @@ use gobo::scratch::vm::Config;
 /// Arguments of `gobo conform`.
 #[derive(Debug, Args)]
 pub struct ConformArgs {
-    /// `.sb3` files or folders holding them.
+    /// `.sb3`/`.sb2` files or folders holding them.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Frames before a fixture that has not ended counts as timed out.
@@ -46,18 +46,15 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// The verdict line for one fixture and whether it passed (None: skipped).
-pub fn check_one(path: &Path, cfg: &Config, max_frames: u64) -> (String, Option<bool>) {
+/// The verdict line for one fixture and whether it passed.
+pub fn check_one(path: &Path, cfg: &Config, max_frames: u64) -> (String, bool) {
     let name = path.display();
-    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sb2")) {
-        return (format!("skip {name} (Scratch 2 files are not read yet)"), None);
-    }
     let img = match crate::project_input::load_image(path) {
         Ok(i) => i,
-        Err(e) => return (format!("FAIL {name}: {e}"), Some(false)),
+        Err(e) => return (format!("FAIL {name}: {e}"), false),
     };
     match run_fixture(img, cfg.clone(), max_frames) {
-        Err(e) => (format!("FAIL {name}: {e}"), Some(false)),
+        Err(e) => (format!("FAIL {name}: {e}"), false),
         Ok(o) => {
             let plan = o.plan.map_or_else(|| "?".to_string(), |p| p.to_string());
             let mut detail = format!("{}/{plan}", o.pass);
@@ -71,7 +68,7 @@ pub fn check_one(path: &Path, cfg: &Config, max_frames: u64) -> (String, Option<
                 detail.push_str(", timeout");
             }
             let ok = o.ok();
-            (format!("{} {name} ({detail})", if ok { "ok  " } else { "FAIL" }), Some(ok))
+            (format!("{} {name} ({detail})", if ok { "ok  " } else { "FAIL" }), ok)
         }
     }
 }
@@ -102,21 +99,12 @@ pub fn run(a: ConformArgs) -> ExitCode {
     for f in &files {
         let (line, verdict) = check_one(f, &cfg, a.max_frames);
         println!("{line}");
-        match verdict {
-            Some(true) => passed += 1,
-            Some(false) => failed += 1,
-            None => {}
+        if verdict {
+            passed += 1;
+        } else {
+            failed += 1;
         }
     }
-    let skipped = files.len() - (passed + failed) as usize;
-    if skipped > 0 {
-        println!("{passed} passed, {failed} failed, {skipped} skipped");
-    } else {
-        println!("{passed} passed, {failed} failed");
-    }
-    if passed + failed == 0 {
-        // Only skipped files (Scratch 2): nothing was checked.
-        return crate::exit::bad_input("conform", "no fixture could be run (all were skipped)");
-    }
+    println!("{passed} passed, {failed} failed");
     crate::exit::verdict(failed as usize)
 }

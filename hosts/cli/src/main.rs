@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod act;
 mod conform;
+mod convert;
 mod diff_trace;
 mod draw;
 mod exit;
@@ -26,7 +27,7 @@ mod xlogo;
 #[command(
     name = "gobo",
     version,
-    about = "Run and judge Scratch 3, XLogo-Mini and DrawingBench programs"
+    about = "Run and judge Scratch 3 (and 2), XLogo-Mini and DrawingBench programs"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -49,8 +50,10 @@ enum Command {
     Run(run::RunArgs),
     /// Run a Scratch project and write PNGs of its stage at chosen frames (docs/stage.md).
     Render(render::RenderArgs),
-    /// Run scratch-vm's execute fixtures (SAY plan/pass/fail/end) on .sb3 files and folders.
+    /// Run scratch-vm's execute fixtures (SAY plan/pass/fail/end) on .sb3/.sb2 files and folders.
     Conform(conform::ConformArgs),
+    /// Write a project (.sb3, .sb2, a folder or project.json) as an .sb3 archive.
+    Convert(convert::ConvertArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
     /// Check a Scratch project's structure: blocks, references, custom blocks, assets (docs/patches.md).
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Render(args) => render::run(args),
         Command::Conform(args) => conform::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Test(args) => test::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Patch(args) => patch::run(args),

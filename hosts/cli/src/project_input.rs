@@ -1,5 +1,5 @@
-//! Reading a Scratch project argument (`project.json`, a folder holding one, or `.sb3`) and
-//! compiling it (`gobo_host::project`); shared by `gobo run`, `render`, `test` and `conform`.
+//! Reading a Scratch project argument (`project.json`, a folder holding one, `.sb3` or `.sb2`)
+//! and compiling it (`gobo_host::project`); shared by `gobo run`, `render`, `test` and `conform`.
 
 use std::path::Path;
 

@@ -124,8 +124,10 @@ pub struct Judged {
 
 /// Judges `job.project` on `job.suite`.
 pub fn judge(job: &TestJob<'_>) -> Result<Judged, TestError> {
+    // A Scratch 2 project's facts come from its conversion.
+    let files = crate::project::scratch3_files(job.project);
     let project =
-        std::str::from_utf8(&job.project.project_json).map_err(|_| TestError::ProjectNotUtf8)?;
+        std::str::from_utf8(&files.project_json).map_err(|_| TestError::ProjectNotUtf8)?;
     let (suite, facts) = load_suite(job.suite, project).map_err(TestError::Suite)?;
     if let Some(name) = job.traces.keys().find(|n| !suite.cases.iter().any(|c| &c.name == *n)) {
         return Err(TestError::UnknownTraceCase(name.clone()));

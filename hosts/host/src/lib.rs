@@ -1,5 +1,5 @@
-//! std adapters shared by gobo's hosts (CLI, HTTP server, Python package): `.sb3` archives (read,
-//! deterministic repack), applying patches to project files,
+//! std adapters shared by gobo's hosts (CLI, HTTP server, Python package): `.sb3` and `.sb2`
+//! archives (read, deterministic repack), applying patches to project files,
 //! asset decoding into the program image's costume skins, compiling project files, runs with
 //! their trace lines, judging suites on files held in memory, stage PNGs, PNG output, and
 //! parallel batch runs (resumable over files, or in memory). Hosts adapt I/O; no semantics

@@ -1,5 +1,5 @@
-//! Scratch project files from disk: `.sb3` archives (zip), folders holding `project.json` and
-//! bare `project.json` files, read into [`ProjectFiles`] (the JSON bytes plus assets by name)
+//! Scratch project files from disk: `.sb3` and `.sb2` archives (zip), folders holding
+//! `project.json` and bare `project.json` files, read into [`ProjectFiles`] (the JSON bytes plus assets by name)
 //! with limits against hostile archives, and written back to `.sb3`.
 //!
 //! Limits ([`Limits`]) are checked while inflating, never trusted from zip headers: entry
@@ -230,12 +230,19 @@ fn load_folder(json: &Path, dir: &Path, limits: &Limits) -> Result<ProjectFiles,
     Ok(files)
 }
 
-/// The `md5ext` names of every costume and sound, in file order, without duplicates.
+/// The `md5ext` names of every costume and sound, in file order, without duplicates; for a
+/// Scratch 2 `project.json`, the archive members it reads (`<baseLayerID>.<ext>`...).
 /// Unparsable JSON names none (the core loader reports the JSON error).
 pub fn asset_names(project_json: &[u8]) -> Vec<String> {
     let Ok(root) = serde_json::from_slice::<serde_json::Value>(project_json) else {
         return Vec::new();
     };
+    if root.get("objName").is_some() && root.get("targets").is_none() {
+        return match gobo::scratch::project::Json::parse(project_json) {
+            Ok(tree) => gobo::scratch::project::sb2::member_names(&tree),
+            Err(_) => Vec::new(),
+        };
+    }
     let mut names = Vec::new();
     let targets = root.get("targets").and_then(|t| t.as_array());
     for target in targets.into_iter().flatten() {

@@ -17,7 +17,7 @@ use gobo::scratch::vm::Config;
 fn fixtures() -> Option<PathBuf> {
     let p = std::env::var_os("GOBO_SHARED")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"))
         .join("refvm/fixtures/execute");
     p.is_dir().then_some(p)
 }

@@ -162,7 +162,7 @@ fn empty_costume() {
 fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("GOBO_SHARED")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
     dir.join("refvm/bench").is_dir().then_some(dir)
 }
 

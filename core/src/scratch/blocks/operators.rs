@@ -33,6 +33,10 @@ pub fn arith_num(op: &Rop, x: f64, y: f64) -> f64 {
 /// underflow: |r| >= 1 and |m| < 9e15).
 #[inline]
 pub fn floored_mod(x: f64, y: f64) -> f64 {
+    #[cfg(feature = "planted-divergence")]
+    if crate::scratch::planted::on() {
+        return x % y;
+    }
     // `v as i64 as f64 == v` is `trunc(v) == v` in this range (NaN fails the range check).
     let whole = |v: f64| libm::fabs(v) < 9.0e15 && v as i64 as f64 == v;
     if y != 0.0 && whole(x) && whole(y) {

@@ -99,6 +99,42 @@ impl Json {
     }
 }
 
+/// Removes escaped backspaces (`\b`, `\u0008`) from JSON text, as scratch-parser does before
+/// `JSON.parse` (an escaped backslash followed by `b` stays).
+pub fn strip_backspace_escapes(text: &[u8]) -> alloc::borrow::Cow<'_, [u8]> {
+    if !text.windows(2).any(|w| w == b"\\b" || w == b"\\u") {
+        return alloc::borrow::Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] != b'\\' {
+            out.push(text[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && text[i] == b'\\' {
+            i += 1;
+        }
+        let run = i - start;
+        let code = if text[i..].starts_with(b"b") {
+            1
+        } else if text[i..].starts_with(b"u0008") {
+            5
+        } else {
+            0
+        };
+        if code > 0 && run % 2 == 1 {
+            out.extend_from_slice(&text[start..i - 1]);
+            i += code;
+        } else {
+            out.extend_from_slice(&text[start..i]);
+        }
+    }
+    alloc::borrow::Cow::Owned(out)
+}
+
 /// Builds an object from `(key, value)` pairs in order, merging duplicate keys like `JSON.parse`.
 #[derive(Debug, Default)]
 pub(crate) struct ObjectBuilder {

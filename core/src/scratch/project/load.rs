@@ -1,17 +1,19 @@
 //! The `project.json` loader: JSON bytes → [`Project`], checking types and shapes and naming
 //! the JSON path of the first problem. Blocks are loaded by [`super::load_blocks`].
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{LoadError, Path};
-use super::json::Json;
+use super::json::{strip_backspace_escapes, Json};
 use super::load_blocks::load_blocks;
 use super::model::{
     Broadcast, Comment, Costume, Extra, List, Meta, Monitor, Project, Sound, Target, Variable,
 };
 use super::read::{array, boolean, literal, number, number_in, object, opt_string, string};
 use super::refs::Report;
+use super::sb2::{is_sb2, load_sb2_json, AssetFile};
 
 /// Largest integer a JavaScript number holds exactly; bounds counts such as `sampleCount`.
 const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
@@ -36,9 +38,30 @@ pub fn load(bytes: &[u8]) -> Result<Project, LoadError> {
 }
 
 /// Loads a `project.json` with options (e.g. repairing broken block references).
+///
+/// Like scratch-parser, escaped backspaces (`\b`, `\u0008`) are removed from the text first.
 pub fn load_with(bytes: &[u8], options: &LoadOptions) -> Result<Project, LoadError> {
-    let root = Json::parse(bytes).map_err(|e| LoadError::from_json(&e))?;
+    let text = strip_backspace_escapes(bytes);
+    let root = Json::parse(&text).map_err(|e| LoadError::from_json(&e))?;
     load_json_with(root, options)
+}
+
+/// Loads a Scratch 3 or a Scratch 2 `project.json`: like scratch-vm, a document that passes
+/// the Scratch 2 checks ([`is_sb2`]) is converted ([`super::sb2`]), anything else is read as
+/// Scratch 3. `files` holds the other members of the archive by name (they decide a Scratch 2
+/// project's asset names, see [`AssetFile`]); for Scratch 3 the returned list is empty.
+pub fn load_any(
+    bytes: &[u8],
+    files: &BTreeMap<String, Vec<u8>>,
+    options: &LoadOptions,
+) -> Result<(Project, Vec<AssetFile>), LoadError> {
+    let text = strip_backspace_escapes(bytes);
+    let root = Json::parse(&text).map_err(|e| LoadError::from_json(&e))?;
+    if is_sb2(&root) || (root.get("objName").is_some() && root.get("targets").is_none()) {
+        let converted = load_sb2_json(&root, files)?;
+        return Ok((converted.project, converted.assets));
+    }
+    Ok((load_json_with(root, options)?, Vec::new()))
 }
 
 /// Loads a project from an already parsed [`Json`] tree, strictly.
@@ -86,7 +109,15 @@ pub fn load_json_with(root: Json, options: &LoadOptions) -> Result<Project, Load
             .key("targets")
             .invalid("a project needs exactly one target with isStage true"));
     }
-    Ok(Project { targets, monitors, extensions, meta, extra, warnings: report.warnings })
+    Ok(Project {
+        targets,
+        monitors,
+        extensions,
+        meta,
+        extra,
+        warnings: report.warnings,
+        source: Default::default(),
+    })
 }
 
 fn load_meta(node: Json, path: &Path) -> Result<Meta, LoadError> {

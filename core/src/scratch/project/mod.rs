@@ -8,10 +8,11 @@
 //! references resolved to [`BlockIdx`] and checked to form a forest, so the compiler can walk
 //! them without recursion or cycle checks. Opcodes are not validated here.
 //!
-//! Editing the model in place keeps these invariants: [`edit`].
+//! Editing the model in place keeps these invariants: [`edit`]. Scratch 2 projects are
+//! converted into the same model by [`sb2`]; [`load_any`] takes either format.
 //!
-//! What does not live here: reading `.sb3` archives and assets (the `gobo-host` crate),
-//! compiling blocks (the compiler), running them (the VM).
+//! What does not live here: reading `.sb3`/`.sb2` archives and assets (the `gobo-host`
+//! crate), compiling blocks (the compiler), running them (the VM).
 
 mod blocks;
 pub mod diff;
@@ -26,6 +27,7 @@ pub mod patch;
 mod read;
 mod refs;
 mod save;
+pub mod sb2;
 pub mod validate;
 
 pub use blocks::{
@@ -33,10 +35,10 @@ pub use blocks::{
     PrimitiveKind,
 };
 pub use error::LoadError;
-pub use json::{Json, Num};
-pub use load::{load, load_json, load_json_with, load_with, LoadOptions};
+pub use json::{strip_backspace_escapes, Json, Num};
+pub use load::{load, load_any, load_json, load_json_with, load_with, LoadOptions};
 pub use model::{
-    Broadcast, Comment, Costume, Extra, List, Literal, Meta, Monitor, Project, Sound, Target,
-    Variable,
+    Broadcast, Comment, Costume, Extra, List, Literal, Meta, Monitor, Project, Sound, SourceFormat,
+    Target, Variable,
 };
 pub use save::{project_json, save};

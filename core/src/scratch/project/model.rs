@@ -46,6 +46,22 @@ pub struct Project {
     /// Problems repaired while loading (only with
     /// [`LoadOptions::repair_references`](super::LoadOptions)); not saved.
     pub warnings: Vec<LoadError>,
+    /// The file format the project was read from; not saved.
+    pub source: SourceFormat,
+}
+
+/// The file format a [`Project`] was read from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SourceFormat {
+    /// Scratch 3 `project.json`.
+    #[default]
+    Sb3,
+    /// Scratch 2, converted by [`super::sb2`].
+    Sb2 {
+        /// How many ids (`uid()`) scratch-vm's Scratch 2 loader draws for this project, from
+        /// process start to the end of loading (see [`Project::load_uid_calls`]).
+        load_uid_calls: u64,
+    },
 }
 
 impl Project {
@@ -63,8 +79,13 @@ impl Project {
     /// loading this project in the reference harness (`../shared/refvm`, whose trace reports
     /// the count as `end.uidCalls`): one when its Scratch 2 serializer module loads
     /// (`emptyStringName`), one per target (the `Target` constructor), and one per compressed
-    /// primitive array the Scratch 3 deserializer expands (`deserializeInputDesc`).
+    /// primitive array the Scratch 3 deserializer expands (`deserializeInputDesc`). A project
+    /// converted from Scratch 2 reports what the Scratch 2 loader drew instead (one per
+    /// target, block, input, custom block prototype, comment and watched block).
     pub fn load_uid_calls(&self) -> u64 {
+        if let SourceFormat::Sb2 { load_uid_calls } = self.source {
+            return load_uid_calls;
+        }
         let primitives: u64 = self.targets.iter().map(|t| t.blocks.primitive_arrays()).sum();
         1 + self.targets.len() as u64 + primitives
     }

@@ -10,6 +10,7 @@ pub mod case;
 pub mod cast;
 pub mod jsmath;
 pub mod number;
+pub mod sort;
 
 use alloc::rc::Rc;
 use alloc::string::String;
