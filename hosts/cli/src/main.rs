@@ -10,6 +10,7 @@ mod conform;
 mod diff_trace;
 mod draw;
 mod exit;
+mod json_out;
 mod observe;
 mod pack;
 mod project_input;

@@ -273,7 +273,8 @@ fn run(engine: &Engine, req: &RunRequest) -> Result<String, ApiError> {
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
     let name = req.name.as_deref().unwrap_or("project");
     let md5 = Some(gobo::md5::hex(&bytes));
-    let source = Source { project: name, md5: md5.as_deref() };
+    let assets = gobo_host::sb3::AssetLoad::of(&files, bytes.starts_with(b"PK"));
+    let source = Source { project: name, md5: md5.as_deref(), assets };
     let max_bytes = engine.limits.max_trace_bytes;
     let mut out = String::new();
     let mut over = false;
