@@ -7,6 +7,7 @@ scripts/scratch_golden_projects.py. Run by scripts/regen-suite-traces.sh.
 import copy
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -106,6 +107,9 @@ def main(names):
                 json.dump(EXAMPLES[name](broken).json(), f, indent=1, ensure_ascii=False)
                 f.write("\n")
         print("wrote", out)
+    # The costumes the examples ship (assets/<md5>.svg), drawn by scripts/example_costumes.py.
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                 "example_costumes.py")], check=True)
 
 
 if __name__ == "__main__":

@@ -229,13 +229,22 @@ pub fn frame_line(o: &Observation, actions: &[&str]) -> String {
 pub struct MetaInfo<'a> {
     /// Project path as given.
     pub project: &'a str,
-    /// Frames requested.
+    /// Frames requested: the most the run goes to. The end line says how many ran (fewer
+    /// when `until_idle` stopped it or a budget halted it).
     pub frames: u64,
+    /// Whether the run stops after two idle frames (`--until-idle`).
+    pub until_idle: bool,
     /// Calendar epoch as given (ISO 8601).
     pub epoch: &'a str,
     /// MD5 (hex) of the project file as given (`project.json` or `.sb3` bytes), as the
     /// reference computes it; `None` writes `null`. [`crate::md5::hex`] computes it.
     pub md5: Option<&'a str>,
+    /// Distinct costume and sound files a bare `project.json` names that were not found
+    /// beside it (the reference's `missingAssets`; 0 for an `.sb3`).
+    pub missing_assets: usize,
+    /// Whether a bare `project.json` had all its assets (the reference then packs them into
+    /// an `.sb3`: `packedFromJson`).
+    pub packed_from_json: bool,
 }
 
 /// The first line: `{"meta":{...}}` with the reference's keys (gobo's values).
@@ -251,7 +260,7 @@ pub fn meta_line(vm: &Vm, m: &MetaInfo<'_>) -> String {
     }
     let _ = write!(
         s,
-        ",\"frames\":{},\"seed\":{},\"fps\":{},\"renderer\":\"none\",\"ticksPerFrame\":{},\"warpChecks\":{},\"turbo\":{},\"audio\":\"{}\",\"drag\":\"{}\",\"epoch\":",
+        ",\"frames\":{},\"seed\":{},\"fps\":{},\"renderer\":\"none\",\"ticksPerFrame\":{},\"warpChecks\":{},\"turbo\":{},\"audio\":\"{}\",\"drag\":\"{}\",\"untilIdle\":{},\"epoch\":",
         m.frames,
         c.seed,
         c.fps,
@@ -259,11 +268,14 @@ pub fn meta_line(vm: &Vm, m: &MetaInfo<'_>) -> String {
         c.warp_checks,
         c.turbo,
         c.audio.name(),
-        c.drag.name()
+        c.drag.name(),
+        m.until_idle
     );
     push_json_str(&mut s, m.epoch);
-    s.push_str(
-        ",\"stubUnknownSkins\":null,\"packedFromJson\":false,\"missingAssets\":0,\"targets\":[",
+    let _ = write!(
+        s,
+        ",\"stubUnknownSkins\":null,\"packedFromJson\":{},\"missingAssets\":{},\"targets\":[",
+        m.packed_from_json, m.missing_assets
     );
     for (k, t) in vm.image().targets.iter().enumerate() {
         if k > 0 {

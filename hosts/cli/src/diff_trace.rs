@@ -21,9 +21,12 @@ pub struct DiffTraceArgs {
     /// Numbers closer than this compare equal.
     #[arg(long, default_value_t = 0.0)]
     tolerance: f64,
-    /// Print the report as one JSON object.
+    /// Print the report as one JSON object on one line.
     #[arg(long)]
     json: bool,
+    /// Print the JSON report indented (implies --json).
+    #[arg(long)]
+    pretty: bool,
 }
 
 pub fn run(args: DiffTraceArgs) -> ExitCode {
@@ -48,8 +51,8 @@ pub fn run(args: DiffTraceArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if args.json {
-        println!("{}", report.to_json());
+    if args.json || args.pretty {
+        crate::json_out::print(&report.to_json(), args.pretty);
     } else {
         print_text(&report);
     }

@@ -11,6 +11,7 @@ mod convert;
 mod diff_trace;
 mod draw;
 mod exit;
+mod json_out;
 mod json_patch;
 mod observe;
 mod pack;

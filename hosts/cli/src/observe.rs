@@ -75,7 +75,7 @@ pub struct ObserveArgs {
     /// Same as --format json.
     #[arg(long)]
     json: bool,
-    /// Indent the JSON.
+    /// Indent the JSON (implies --json).
     #[arg(long)]
     pretty: bool,
 }
@@ -100,7 +100,7 @@ pub fn run(args: ObserveArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let format = if args.json { FormatArg::Json } else { args.format };
+    let format = if args.json || args.pretty { FormatArg::Json } else { args.format };
     let editing = match agent::find_target(&project, args.target.as_deref()) {
         Ok(i) => i,
         Err(e) => {

@@ -11,6 +11,7 @@ use gobo::scratch::vm::drag::DragStyle;
 use gobo::scratch::vm::sound::AudioMode;
 use gobo::scratch::vm::Vm;
 use gobo_host::run::{parse_audio, parse_drag, run_trace_vm, RunOptions, Source};
+use gobo_host::sb3::{is_archive, AssetLoad};
 
 /// Arguments of `gobo run`.
 #[derive(Debug, Args)]
@@ -63,6 +64,9 @@ pub struct RunArgs {
     /// Print the summary as JSON (`{"frames", "threads", "random_draws"}`).
     #[arg(long, conflicts_with = "trace")]
     pub json: bool,
+    /// Print the JSON summary indented (implies --json).
+    #[arg(long, conflicts_with = "trace")]
+    pub pretty: bool,
 }
 
 /// Lines of `said:` shown in the summary.
@@ -165,12 +169,14 @@ fn write_png(a: &RunArgs, sc: &Scenario, vm: &Vm, path: &std::path::Path) -> Res
 
 /// Run the subcommand.
 pub fn run(a: RunArgs) -> ExitCode {
-    let image = match crate::project_input::load_image(&a.project) {
+    let files = match crate::project_input::load_files(&a.project) {
+        Ok(f) => f,
+        Err(e) => return crate::exit::bad_input("run", e),
+    };
+    let assets = AssetLoad::of(&files, is_archive(&a.project));
+    let image = match crate::project_input::compile_path(&a.project, &files) {
         Ok(i) => i,
-        Err(e) => {
-            eprintln!("gobo run: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return crate::exit::bad_input("run", e),
     };
     let sc = match &a.scenario {
         None => Scenario::green_flag(),
@@ -221,12 +227,13 @@ pub fn run(a: RunArgs) -> ExitCode {
     let hashed =
         if a.project.is_dir() { a.project.join("project.json") } else { a.project.clone() };
     let md5 = std::fs::read(&hashed).ok().map(|b| gobo::md5::hex(&b));
-    let source = Source { project: &project, md5: md5.as_deref() };
+    let source = Source { project: &project, md5: md5.as_deref(), assets };
     let mut ok = true;
     // Without --trace, what was said is gathered for the summary (at most SAID_SHOWN lines).
     let mut said: Vec<String> = Vec::new();
     let mut said_total = 0usize;
-    let summary = a.trace.is_none() && !a.json;
+    let json = a.json || a.pretty;
+    let summary = a.trace.is_none() && !json;
     let (vm, totals) = match run_trace_vm(image, &sc, &opts, source, &mut |line| {
         if summary {
             collect_says(line, &mut said, &mut said_total);
@@ -240,8 +247,8 @@ pub fn run(a: RunArgs) -> ExitCode {
         }
     };
     ok &= out.flush().is_ok();
-    if a.json {
-        println!("{}", totals.to_json());
+    if json {
+        crate::json_out::print(&totals.to_json(), a.pretty);
     } else if summary {
         print!("{}", human_summary(&vm, &said, said_total));
     }

@@ -33,9 +33,12 @@ pub struct TestArgs {
     /// Pass-rate threshold of a stable failure with --seeds.
     #[arg(long, default_value_t = 0.1)]
     theta_fail: f64,
-    /// Print the report as one JSON object.
+    /// Print the report as one JSON object on one line.
     #[arg(long)]
     json: bool,
+    /// Print the JSON report indented (implies --json).
+    #[arg(long)]
+    pretty: bool,
     /// Judge a recorded trace instead of running the VM: `CASE=TRACE.jsonl` (repeatable; only
     /// the cases named are judged).
     #[arg(long = "trace", value_name = "CASE=FILE")]
@@ -100,8 +103,8 @@ pub fn run(args: TestArgs) -> ExitCode {
     }
     match judge(&job) {
         Ok(outcome) => {
-            if args.json {
-                println!("{}", outcome.json);
+            if args.json || args.pretty {
+                crate::json_out::print(&outcome.json, args.pretty);
             } else {
                 print!("{}", outcome.text);
             }

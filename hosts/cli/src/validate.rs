@@ -19,7 +19,7 @@ pub struct ValidateArgs {
     /// Print one JSON document: {valid, errors, warnings, findings: [{code, path, severity, message}]}.
     #[arg(long)]
     json: bool,
-    /// With --json: indent the document.
+    /// Indent the JSON document (implies --json).
     #[arg(long)]
     pretty: bool,
 }
@@ -47,7 +47,7 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         max_findings: 0,
     };
     let result = Validation::new(validate_with(&project, &cx));
-    if args.json {
+    if args.json || args.pretty {
         let text = if args.pretty {
             serde_json::to_string_pretty(&result)
         } else {

@@ -48,6 +48,9 @@ struct EvalArgs {
     /// Worker threads for a batch (0 = all cores).
     #[arg(long, default_value_t = 0)]
     jobs: usize,
+    /// Indent the JSON verdict (default: one compact line).
+    #[arg(long, conflicts_with = "batch")]
+    pretty: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -134,7 +137,7 @@ fn eval(a: EvalArgs) -> ExitCode {
         Err(e) => return exit::bad_input("xlogo", e),
     };
     let verdict = evaluate_code(&world, code_input(code_path, &code));
-    println!("{}", verdict.to_json());
+    crate::json_out::print(&verdict.to_json(), a.pretty);
     exit::verdict(usize::from(!verdict.success()))
 }
 

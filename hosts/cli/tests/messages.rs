@@ -232,3 +232,135 @@ fn a_runaway_program_stops_with_its_reason_and_exit_1() {
     let end = text.lines().last().unwrap_or_default();
     assert!(end.contains("\"stop\":{\"reason\":\"call_depth\""), "{end}");
 }
+
+/// One JSON style: every command with JSON output prints one compact line, and `--pretty`
+/// prints the same document indented.
+#[test]
+fn json_is_one_compact_line_and_pretty_indents_it() {
+    let dir = temp_dir("json-style");
+    let trace = dir.join("t.jsonl");
+    expect(
+        &gobo(&["run", "examples/scratch/guess", "--frames", "5", "--trace", p(&trace)]),
+        0,
+        "",
+        0,
+    );
+    let quiz = ["examples/scratch/quiz/project.json", "examples/scratch/quiz/suite.json"];
+    let commands: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", "examples/scratch/guess", "--frames", "5"], "--json"),
+        (vec!["test", quiz[0], quiz[1]], "--json"),
+        (vec!["diff-trace", p(&trace), p(&trace)], "--json"),
+        (vec!["validate", "examples/scratch/keys"], "--json"),
+        (vec!["observe", "examples/scratch/keys"], "--json"),
+        (
+            vec![
+                "xlogo",
+                "eval",
+                "examples/xlogo/find-strawberry.json",
+                "examples/xlogo/find-strawberry.py",
+            ],
+            "",
+        ),
+        (
+            vec![
+                "draw",
+                "eval",
+                "--task",
+                "examples/drawing/red-circle.task.json",
+                "examples/drawing/red_circle.json",
+            ],
+            "",
+        ),
+    ];
+    for (args, json_flag) in commands {
+        let mut compact = args.clone();
+        if !json_flag.is_empty() {
+            compact.push(json_flag);
+        }
+        let out = gobo(&compact);
+        expect(&out, 0, "", 0);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(text.lines().count(), 1, "{compact:?}: {text}");
+        let doc: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{compact:?}: {e}: {text}"));
+        // --pretty alone is enough (it implies --json).
+        let mut pretty = args.clone();
+        pretty.push("--pretty");
+        let out = gobo(&pretty);
+        expect(&out, 0, "", 0);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(text.lines().count() > 2 && text.contains("\n  \""), "{pretty:?}: {text}");
+        let same: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{pretty:?}: {e}: {text}"));
+        assert_eq!(doc, same, "{pretty:?}");
+    }
+}
+
+/// A scenario field of the wrong kind, or one the action does not take, is an error naming
+/// it (exit 2), never replaced by a default.
+#[test]
+fn a_scenario_with_invalid_fields_names_the_field() {
+    let dir = temp_dir("scenario");
+    let cases = [
+        (json!({"frames": -1, "events": []}), "\"frames\""),
+        (json!({"frames": 2.5, "events": []}), "\"frames\""),
+        (json!({"seed": "one", "events": []}), "\"seed\""),
+        (json!({"frame": 3, "events": []}), "\"frame\""),
+        (json!([{"frame": 2.5, "action": "green_flag"}]), "\"frame\""),
+        (json!([{"frmae": 30, "action": "green_flag"}]), "\"frmae\""),
+        (json!([{"frame": 1, "action": "key_down"}]), "\"key\""),
+        (json!([{"frame": 1, "action": "key_down", "key": ["a"]}]), "\"key\""),
+        (json!([{"frame": 1, "action": "mouse_move", "x": "left", "y": 0}]), "\"x\""),
+        (json!([{"frame": 1, "action": "mouse_down", "x": 1, "y": null}]), "\"y\""),
+        (json!([{"frame": 1, "action": "turbo", "on": "yes"}]), "\"on\""),
+        (json!([{"frame": 1, "action": "dance"}]), "\"dance\""),
+    ];
+    for (k, (scenario, field)) in cases.iter().enumerate() {
+        let file = dir.join(format!("s{k}.json"));
+        fs::write(&file, scenario.to_string()).unwrap();
+        let out = gobo(&["run", "examples/scratch/guess", "--scenario", p(&file)]);
+        let err = expect(&out, 2, field, 1);
+        assert!(err.starts_with("gobo run: ") && err.contains("scenario"), "{scenario}: {err}");
+    }
+    // The same fields with good values run.
+    let file = dir.join("good.json");
+    let good = json!({"frames": 3, "seed": 7, "events": [
+        {"frame": 0, "action": "green_flag"},
+        {"frame": 1, "action": "key_down", "key": "space"},
+        {"frame": 1, "action": "mouse_move", "x": 10, "y": -5},
+        {"frame": 2, "action": "mouse_down"},
+        {"frame": 2, "action": "turbo", "on": false}
+    ]});
+    fs::write(&file, good.to_string()).unwrap();
+    let out = gobo(&["run", "examples/scratch/guess", "--scenario", p(&file), "--json"]);
+    expect(&out, 0, "", 0);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"frames\":3"));
+}
+
+/// The meta line counts missing assets as the reference harness does: the distinct costume
+/// and sound files a bare project.json names that are not beside it (or in `assets/`); with
+/// none missing the reference packs them (`packedFromJson`).
+#[test]
+fn the_trace_meta_counts_missing_assets_as_the_reference_does() {
+    let dir = temp_dir("meta-assets");
+    let meta = |project: &Path| -> serde_json::Value {
+        let trace = dir.join("t.jsonl");
+        expect(&gobo(&["run", p(project), "--frames", "1", "--trace", p(&trace)]), 0, "", 0);
+        let text = fs::read_to_string(&trace).unwrap();
+        let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        first["meta"].clone()
+    };
+    // Every costume of the example is in its assets/ folder.
+    let m = meta(&root().join("examples/scratch/keys/project.json"));
+    assert_eq!((m["missingAssets"].clone(), m["packedFromJson"].clone()), (json!(0), json!(true)));
+    // The same project.json alone: its 5 distinct costume files are missing.
+    let alone = dir.join("project.json");
+    fs::copy(root().join("examples/scratch/keys/project.json"), &alone).unwrap();
+    let m = meta(&alone);
+    assert_eq!((m["missingAssets"].clone(), m["packedFromJson"].clone()), (json!(5), json!(false)));
+    // One of them back beside it: 4.
+    let assets = root().join("examples/scratch/keys/assets");
+    let one = fs::read_dir(&assets).unwrap().next().unwrap().unwrap().path();
+    fs::copy(&one, dir.join(one.file_name().unwrap())).unwrap();
+    assert_eq!(meta(&alone)["missingAssets"], json!(4));
+}

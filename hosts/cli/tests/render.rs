@@ -204,3 +204,42 @@ fn one_frame_to_a_file_and_scaled() {
     assert!(!bad.status.success());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The examples ship their own costumes (`examples/scratch/*/assets/<md5>.svg`): `gobo render`
+/// draws them, without a missing-asset warning, instead of scratch-vm's default costume (a
+/// grey 128 × 128 square). Each sprite's own colour is on the stage and the default grey is not.
+#[test]
+fn the_examples_show_their_own_costumes() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/scratch");
+    let out = std::env::temp_dir().join(format!("gobo-render-examples-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    // (example, frame, a colour of a sprite's costume, a colour of the backdrop)
+    let cases = [
+        ("guess", 2, [0xff, 0xcf, 0x3f], [0xbf, 0xe6, 0xff]),
+        ("keys", 2, [0xf2, 0x8c, 0x28], [0xbf, 0xe6, 0xff]),
+        ("quiz", 2, [0x4a, 0x90, 0xe2], [0x2f, 0x5d, 0x46]),
+        ("timing", 2, [0xe8, 0x48, 0x3b], [0xee, 0xf3, 0xf8]),
+    ];
+    for (example, frame, sprite, backdrop) in cases {
+        let png = out.join(format!("{example}.png"));
+        let run = Command::new(env!("CARGO_BIN_EXE_gobo"))
+            .args(["render", root.join(example).to_str().unwrap(), "--frame"])
+            .arg(frame.to_string())
+            .args(["-o", png.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{example}: {err}");
+        assert!(!err.contains("missing"), "{example}: {err}");
+        let (_, _, px) = read_png(&png);
+        let count = |c: [u8; 3]| px.iter().filter(|p| **p == c).count();
+        assert!(
+            count(sprite) > 200,
+            "{example}: {} pixels of the sprite's {sprite:?}",
+            count(sprite)
+        );
+        assert!(count(backdrop) > 20_000, "{example}: backdrop {backdrop:?}: {}", count(backdrop));
+        assert_eq!(count([0xcc, 0xcc, 0xcc]), 0, "{example}: the default costume's grey");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

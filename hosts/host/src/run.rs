@@ -13,6 +13,8 @@ use gobo::scratch::vm::sound::AudioMode;
 use gobo::scratch::vm::{Config, Vm};
 use serde_json::{json, Value};
 
+use crate::sb3::AssetLoad;
+
 /// How to run a project (defaults: `gobo run`'s).
 #[derive(Debug, Clone)]
 pub struct RunOptions {
@@ -171,6 +173,8 @@ pub struct Source<'a> {
     pub project: &'a str,
     /// MD5 (hex) of the project as given.
     pub md5: Option<&'a str>,
+    /// How the reference would have found its assets (`missingAssets`, `packedFromJson`).
+    pub assets: AssetLoad,
 }
 
 /// Runs `image` under `scenario` and hands every trace line (meta, one per frame, end; without
@@ -196,7 +200,15 @@ pub fn run_trace_vm(
 ) -> Result<(Vm, RunSummary), RunError> {
     let (cfg, frames) = opts.config(scenario)?;
     let mut vm = Vm::new(image, cfg).map_err(|e| RunError::Vm(e.to_string()))?;
-    let info = MetaInfo { project: source.project, frames, epoch: &opts.epoch, md5: source.md5 };
+    let info = MetaInfo {
+        project: source.project,
+        frames,
+        until_idle: opts.until_idle,
+        epoch: &opts.epoch,
+        md5: source.md5,
+        missing_assets: source.assets.missing,
+        packed_from_json: source.assets.packed_from_json,
+    };
     emit(&meta_line(&vm, &info));
     run_frames(&mut vm, scenario, frames, opts.until_idle, emit);
     emit(&end_line(&vm));

@@ -230,6 +230,41 @@ fn load_folder(json: &Path, dir: &Path, limits: &Limits) -> Result<ProjectFiles,
     Ok(files)
 }
 
+/// What the reference harness reports of a project's assets in a trace's meta line
+/// (`missingAssets`, `packedFromJson`; `prepareProject` of `../shared/refvm/lib/refvm.js`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AssetLoad {
+    /// Distinct costume and sound files a bare `project.json` names that were not found beside
+    /// it or in `assets/` (0 for an `.sb3`, which the reference loads as it is).
+    pub missing: usize,
+    /// A bare `project.json` with every asset found: the reference packs them into an `.sb3`.
+    pub packed_from_json: bool,
+}
+
+impl AssetLoad {
+    /// For `files` read from an `.sb3` archive (`archive`) or from a bare `project.json`
+    /// (a file or a folder's). A JSON document without a `targets` list (Scratch 2) counts
+    /// nothing, as the reference does.
+    pub fn of(files: &ProjectFiles, archive: bool) -> AssetLoad {
+        let has_targets = serde_json::from_slice::<serde_json::Value>(&files.project_json)
+            .is_ok_and(|v| v.get("targets").is_some_and(serde_json::Value::is_array));
+        if archive || !has_targets {
+            return AssetLoad::default();
+        }
+        let names = asset_names(&files.project_json);
+        let missing = names.iter().filter(|n| !files.assets.contains_key(*n)).count();
+        AssetLoad { missing, packed_from_json: missing == 0 }
+    }
+}
+
+/// Whether `path` is a file starting with the zip signature (an `.sb3`); a folder is not.
+pub fn is_archive(path: &Path) -> bool {
+    let mut head = [0u8; 2];
+    path.is_file()
+        && std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        && head == *b"PK"
+}
+
 /// The `md5ext` names of every costume and sound, in file order, without duplicates; for a
 /// Scratch 2 `project.json`, the archive members it reads (`<baseLayerID>.<ext>`...).
 /// Unparsable JSON names none (the core loader reports the JSON error).

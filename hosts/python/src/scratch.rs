@@ -28,7 +28,7 @@ use crate::convert::{error, input, to_py, Input};
 
 /// Version of the pickled `Project` state; bumped with [`gobo::scratch::image::IMAGE_VERSION`]
 /// changes or changes to [`State`].
-const STATE_VERSION: u32 = 1;
+const STATE_VERSION: u32 = 2;
 
 /// What a `Project` holds and pickles (postcard bytes).
 #[derive(Debug, Serialize, Deserialize)]
@@ -36,6 +36,9 @@ struct State {
     version: u32,
     name: String,
     md5: Option<String>,
+    /// `missingAssets` and `packedFromJson` of its traces' meta line.
+    missing_assets: usize,
+    packed_from_json: bool,
     project_json: Vec<u8>,
     assets: Assets<String, Vec<u8>>,
     warnings: Vec<String>,
@@ -62,7 +65,7 @@ fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyR
     if let Ok(p) = source.cast::<Project>() {
         return Ok(p.get().state.clone());
     }
-    let (name, files, md5) = match input(source, "project")? {
+    let (name, files, md5, assets) = match input(source, "project")? {
         Input::Path(path) => {
             let name = path.display().to_string();
             let files = py
@@ -71,7 +74,8 @@ fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyR
             // The reference hashes the file it was given; for a folder, its project.json.
             let hashed = if path.is_dir() { path.join("project.json") } else { path.clone() };
             let md5 = std::fs::read(&hashed).ok().map(|b| gobo::md5::hex(&b));
-            (name, files, md5)
+            let assets = sb3::AssetLoad::of(&files, sb3::is_archive(&path));
+            (name, files, md5, assets)
         }
         other => {
             let bytes = match other {
@@ -81,7 +85,8 @@ fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyR
             };
             let files = sb3::read_bytes(&bytes, &Limits::default())
                 .map_err(|e| error(py, command, format!("project: {e}")))?;
-            (String::from("project"), files, Some(gobo::md5::hex(&bytes)))
+            let assets = sb3::AssetLoad::of(&files, bytes.starts_with(b"PK"));
+            (String::from("project"), files, Some(gobo::md5::hex(&bytes)), assets)
         }
     };
     let compiled = py
@@ -91,6 +96,8 @@ fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyR
         version: STATE_VERSION,
         name,
         md5,
+        missing_assets: assets.missing,
+        packed_from_json: assets.packed_from_json,
         project_json: files.project_json,
         assets: files.assets,
         warnings: compiled.warnings,
@@ -206,7 +213,11 @@ fn run<'py>(
     };
     let (summary, lines) = py.detach(|| {
         let mut lines: Vec<String> = Vec::new();
-        let source = Source { project: &state.name, md5: state.md5.as_deref() };
+        let assets = sb3::AssetLoad {
+            missing: state.missing_assets,
+            packed_from_json: state.packed_from_json,
+        };
+        let source = Source { project: &state.name, md5: state.md5.as_deref(), assets };
         let summary = run_trace(state.image.clone(), &sc, &opts, source, &mut |line| {
             if trace {
                 lines.push(line.to_string());

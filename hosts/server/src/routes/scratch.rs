@@ -293,6 +293,7 @@ fn run(engine: &Engine, req: &RunRequest) -> Result<String, ApiError> {
         fps: req.fps,
         until_idle: req.until_idle,
         name: req.name.as_deref(),
+        assets: gobo_host::sb3::AssetLoad::of(&files, bytes.starts_with(b"PK")),
     };
     trace_files(engine, &files, &gobo::md5::hex(&bytes), &params)
 }
@@ -312,6 +313,8 @@ pub struct RunParams<'a> {
     pub until_idle: Option<bool>,
     /// The project name in the meta line (default `project`).
     pub name: Option<&'a str>,
+    /// What the meta line reports of the project's assets (`gobo_host::sb3::AssetLoad`).
+    pub assets: gobo_host::sb3::AssetLoad,
 }
 
 /// Runs project files within the frame and trace budgets: the JSON-lines trace of `gobo run
@@ -342,7 +345,7 @@ pub fn trace_files(
     let loaded = compile_files(files)
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
     let name = p.name.unwrap_or("project");
-    let source = Source { project: name, md5: Some(md5) };
+    let source = Source { project: name, md5: Some(md5), assets: p.assets };
     let max_bytes = engine.limits.max_trace_bytes;
     let mut out = String::new();
     let mut over = false;

@@ -335,6 +335,8 @@ pub async fn run(
                 fps: req.fps,
                 until_idle: req.until_idle,
                 name: Some(i.as_str()),
+                // The session's project is exported as an .sb3, which the reference loads as is.
+                assets: gobo_host::sb3::AssetLoad::of(&files, true),
             };
             Ok((trace_files(&a.engine, &files, &md5, &params)?, false))
         })
