@@ -50,12 +50,9 @@ fn rows_that_cannot_be_scored_say_why() {
     assert_eq!(err(json!({"actions_raw": "[]"})), "line has neither `task` nor `task_index`");
     assert_eq!(
         err(json!({"task_index": 3, "actions_raw": "[]"})),
-        "task index 3 out of range (0..0)"
+        "task_index 3 out of range (0..0)"
     );
-    assert_eq!(
-        err(json!({"task_index": -1, "actions_raw": "[]"})),
-        "line has neither `task` nor `task_index`"
-    );
+    assert_eq!(err(json!({"task_index": -1, "actions_raw": "[]"})), "task_index -1 is negative");
     assert_eq!(
         err(json!({"task": {"min_segments": 1}, "actions_raw": 5})),
         "`actions_raw` must be a string"

@@ -5,16 +5,16 @@ use std::path::Path;
 
 use gobo::scratch::image::Image;
 use gobo_host::project::compile_files;
-use gobo_host::sb3::{ProjectFiles, Sb3Error};
+use gobo_host::sb3::ProjectFiles;
 
 /// Reads a project's files.
 pub fn load_files(path: &Path) -> Result<ProjectFiles, String> {
-    gobo_host::sb3::load_path(path).map_err(|e| match e {
-        // These name the file already.
-        Sb3Error::Io { .. } | Sb3Error::NotZip { .. } | Sb3Error::MissingProjectJson { .. } => {
+    gobo_host::sb3::load_path(path).map_err(|e| {
+        if e.names_file() {
             e.to_string()
+        } else {
+            format!("{}: {e}", path.display())
         }
-        e => format!("{}: {e}", path.display()),
     })
 }
 

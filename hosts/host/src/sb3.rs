@@ -114,6 +114,17 @@ pub enum Sb3Error {
     },
 }
 
+impl Sb3Error {
+    /// Whether the message already names the file it is about (then a host prints it as it is,
+    /// and otherwise after the path it was reading).
+    pub fn names_file(&self) -> bool {
+        matches!(
+            self,
+            Sb3Error::Io { .. } | Sb3Error::NotZip { .. } | Sb3Error::MissingProjectJson { .. }
+        )
+    }
+}
+
 impl fmt::Display for Sb3Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

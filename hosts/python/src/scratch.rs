@@ -68,9 +68,10 @@ fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyR
     let (name, files, md5, assets) = match input(source, "project")? {
         Input::Path(path) => {
             let name = path.display().to_string();
-            let files = py
-                .detach(|| sb3::load_path(&path))
-                .map_err(|e| error(py, command, format!("{name}: {e}")))?;
+            let files = py.detach(|| sb3::load_path(&path)).map_err(|e| {
+                let message = if e.names_file() { e.to_string() } else { format!("{name}: {e}") };
+                error(py, command, message)
+            })?;
             // The reference hashes the file it was given; for a folder, its project.json.
             let hashed = if path.is_dir() { path.join("project.json") } else { path.clone() };
             let md5 = std::fs::read(&hashed).ok().map(|b| gobo::md5::hex(&b));

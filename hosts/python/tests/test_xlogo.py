@@ -33,7 +33,7 @@ def test_evaluate_agrees_with_the_cli_for_every_input_form(cli):
     ]
     for got in forms:
         assert got == want
-    crash = cli.json("xlogo", "eval", TASK, XL / "find-strawberry-crash.py")
+    crash = cli.json("xlogo", "eval", TASK, XL / "find-strawberry-crash.py", check=1)
     assert gobo.xlogo.evaluate(TASK, XL / "find-strawberry-crash.py") == crash
     assert crash["error_type"].startswith("CRASH")
 
@@ -129,7 +129,7 @@ def test_batch_rows_are_the_clis_rows(cli, tmp_path):
     ]
     inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     write_jsonl(inp, rows)
-    cli.run("xlogo", "eval", "--batch", inp, "--out", out, check=0)
+    cli.run("xlogo", "eval", "--batch", inp, "--out", out, check=1)  # some rows fail: exit 1
     want = read_jsonl(out)
     for jobs in (0, 1, 3):
         assert gobo.xlogo.evaluate_batch(rows, jobs=jobs) == want
