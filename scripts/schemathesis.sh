@@ -24,6 +24,13 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 [ -n "$addr" ] || { echo "gobo serve did not start:"; cat "$log"; exit 1; }
-"$venv/bin/schemathesis" run "$addr/v1/openapi.json" \
+# The coverage phase on POST /sessions/{id}/load_project stops inside schemathesis itself
+# (hypothesis on CPython 3.11: "AST constructor recursion depth mismatch", before any request is
+# sent), so that one operation gets the other phases only.
+"$venv/bin/schemathesis" run "$addr/v1/openapi.json" --phases examples,fuzzing,stateful \
+    --checks not_a_server_error --max-time "$seconds" --request-timeout 60 --workers 2 \
+    --suppress-health-check all --no-color
+"$venv/bin/schemathesis" run "$addr/v1/openapi.json" --phases coverage \
+    --exclude-path '/sessions/{id}/load_project' \
     --checks not_a_server_error --max-time "$seconds" --request-timeout 60 --workers 2 \
     --suppress-health-check all --no-color
