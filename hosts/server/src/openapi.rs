@@ -22,7 +22,7 @@ use crate::routes::{
         projects::validate_handler,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
         sessions::create, sessions::list, sessions::info, sessions::observation, sessions::act,
-        sessions::run, sessions::stage, sessions::project, sessions::evaluate, sessions::fork,
+        sessions::run, sessions::stage, sessions::gold, sessions::log, sessions::project, sessions::evaluate, sessions::fork,
         sessions::delete,
         scratchworld::create, scratchworld::list, scratchworld::info, scratchworld::delete,
         scratchworld::load_project, scratchworld::composite_execute, scratchworld::evaluate,

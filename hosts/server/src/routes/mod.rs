@@ -53,6 +53,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/sessions/{id}/act", post(sessions::act))
         .route("/v1/sessions/{id}/run", post(sessions::run))
         .route("/v1/sessions/{id}/stage.png", get(sessions::stage))
+        .route("/v1/sessions/{id}/gold.png", get(sessions::gold))
+        .route("/v1/sessions/{id}/log", get(sessions::log))
         .route("/v1/sessions/{id}/project", get(sessions::project))
         .route("/v1/sessions/{id}/evaluate", post(sessions::evaluate))
         .route("/v1/sessions/{id}/fork", post(sessions::fork))
