@@ -236,6 +236,9 @@ pub async fn info(
 pub struct ObserveQuery {
     /// `text` (the per-turn prompt, the default) or `json` (the whole observation).
     pub format: Option<String>,
+    /// Observe this target (by name) instead of the one being edited; the next action's
+    /// indices still refer to the editing target's last observation.
+    pub target: Option<String>,
 }
 
 /// Observe a session.
@@ -266,8 +269,22 @@ pub async fn observation(
         }
     };
     let sessions = Arc::clone(&app.sessions);
+    let target = q.target;
     let obs = sessions
-        .call(&app, &id, |live, _| {
+        .call(&app, &id, move |live, _| {
+            if let Some(name) = target {
+                let project = live.session.project();
+                let obs = project
+                    .targets
+                    .iter()
+                    .position(|t| t.name == name)
+                    .and_then(|i| live.session.peek_target(i))
+                    .ok_or_else(|| {
+                        ApiError::not_found("unknown_target", format!("no target named {name:?}"))
+                            .at("target")
+                    })?;
+                return Ok((obs, false));
+            }
             let obs = live.session.observe();
             // The observation is state only when actions resolve against the last one.
             Ok((obs, !live.session.config().auto_observe))
