@@ -19,7 +19,7 @@ use crate::routes::{
         traces::traces_diff,
         xlogo::xlogo_eval, xlogo::xlogo_prompt,
         draw::draw_eval,
-        projects::validate_handler,
+        projects::validate_handler, projects::edit_distance_handler,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
         sessions::create, sessions::list, sessions::info, sessions::observation, sessions::act,
         sessions::run, sessions::stage, sessions::project, sessions::evaluate, sessions::fork,

@@ -44,6 +44,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/xlogo/prompt", post(xlogo::xlogo_prompt))
         .route("/v1/draw/eval", post(draw::draw_eval))
         .route("/v1/projects/validate", post(projects::validate_handler))
+        .route("/v1/projects/edit-distance", post(projects::edit_distance_handler))
         .route("/v1/batch", post(batch::submit).get(batch::list))
         .route("/v1/batch/{id}", get(batch::status).delete(batch::delete))
         .route("/v1/batch/{id}/results", get(batch::results))
