@@ -74,6 +74,28 @@ async fn sb3_output_failures_and_json_patches() {
     assert_eq!(&zip[..2], b"PK");
     assert!(one.get("project").is_none());
 
+    // The patched project comes back as its exact bytes, in file order (the order of a
+    // target's blocks decides the order its scripts start in), as `gobo patch apply` writes it.
+    let files = gobo_host::sb3::ProjectFiles {
+        project_json: read("examples/scratch/keys/broken.json").into_bytes(),
+        ..Default::default()
+    };
+    let req = gobo_host::edit::Request {
+        format: gobo_host::edit::Format::BlockEdits,
+        budget: None,
+        seed: 0,
+        check_assets: false,
+    };
+    let (_, bytes) =
+        gobo_host::edit::apply(&files, patch.to_string().as_bytes(), &req).expect("apply");
+    let bytes = String::from_utf8(bytes.expect("applied")).expect("utf-8");
+    let body = format!(
+        "{{\"project\": {}, \"patch\": {patch}, \"assets\": false}}",
+        read("examples/scratch/keys/broken.json")
+    );
+    let text = s.post_text("/v1/projects/patch", &body).await.text();
+    assert!(text.contains(&bytes), "the project is not the applied bytes: {text}");
+
     // An edit naming a block that does not exist fails at the apply stage; nothing else changes.
     let bad = json!([{"op": "remove", "sprite_id": "Cat", "block_id": "no-such-block"}]);
     let r = ok(&s, "/v1/projects/patch", json!({"project": broken, "patch": bad})).await;

@@ -13,7 +13,7 @@ use gobo::scratch::project::patch::{edits_to_json, invert, parse_block_edits, Pa
 use gobo::scratch::project::{load_with, LoadOptions, Project};
 use gobo_host::edit::{self, Format};
 use gobo_host::sb3::{self, ProjectFiles};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use utoipa::ToSchema;
@@ -89,7 +89,26 @@ fn apply_to(
     Ok((value, json))
 }
 
-fn patch_project(engine: &Engine, req: &PatchRequest) -> Result<Value, ApiError> {
+/// The answer of `POST /v1/projects/patch`: the report, and the patched project as its exact
+/// bytes (a `serde_json::Value` would sort its keys, and with them a target's blocks, which
+/// decide the order its scripts start in).
+#[derive(Debug, Serialize)]
+pub struct Patched {
+    /// The report of `gobo patch apply --json`.
+    #[serde(flatten)]
+    pub report: Value,
+    /// The patched `project.json` (output `json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<Box<RawValue>>,
+    /// The archive's SHA-256 (output `sb3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// The archive, base64 (output `sb3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sb3_b64: Option<String>,
+}
+
+fn patch_project(engine: &Engine, req: &PatchRequest) -> Result<Patched, ApiError> {
     let raw = req.project.as_ref().ok_or_else(|| {
         ApiError::invalid("invalid_request", "missing field `project`").at("project")
     })?;
@@ -105,20 +124,21 @@ fn patch_project(engine: &Engine, req: &PatchRequest) -> Result<Value, ApiError>
         }
     };
     let files = project_files(raw, &engine.blobs, "project")?;
-    let (mut value, json) = apply_to(&files, req)?;
+    let (report, json) = apply_to(&files, req)?;
+    let mut out = Patched { report, project: None, sha256: None, sb3_b64: None };
     if let Some(json) = json {
         if sb3_out {
             let (bytes, _) =
                 sb3::repack(&files, json).map_err(|e| ApiError::internal(e.to_string()))?;
-            value["sha256"] = json!(sb3::sha256_hex(&bytes));
-            value["sb3_b64"] = json!(base64::engine::general_purpose::STANDARD.encode(bytes));
+            out.sha256 = Some(sb3::sha256_hex(&bytes));
+            out.sb3_b64 = Some(base64::engine::general_purpose::STANDARD.encode(bytes));
         } else {
-            let project: Value =
-                serde_json::from_slice(&json).map_err(|e| ApiError::internal(e.to_string()))?;
-            value["project"] = project;
+            let text = String::from_utf8(json).map_err(|e| ApiError::internal(e.to_string()))?;
+            out.project =
+                Some(RawValue::from_string(text).map_err(|e| ApiError::internal(e.to_string()))?);
         }
     }
-    Ok(value)
+    Ok(out)
 }
 
 /// Apply a patch to a project.
@@ -133,7 +153,7 @@ fn patch_project(engine: &Engine, req: &PatchRequest) -> Result<Value, ApiError>
 pub async fn patch_handler(
     State(app): State<Arc<App>>,
     ApiJson(req): ApiJson<PatchRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Patched>, ApiError> {
     let a = Arc::clone(&app);
     app.pool.run(move || patch_project(&a.engine, &req)).await?.map(Json)
 }
