@@ -435,6 +435,33 @@ fn diff_trace<'py>(
     to_py(py, &report.to_json())
 }
 
+/// The files of a project argument (a `Project`, a path, bytes or a dict) and the name its
+/// errors use; read errors are `GoboError`s of `command`.
+pub(crate) fn project_files(
+    py: Python<'_>,
+    project: &Bound<'_, PyAny>,
+    command: &str,
+) -> PyResult<(String, ProjectFiles)> {
+    if let Ok(p) = project.cast::<Project>() {
+        return Ok((p.get().state.name.clone(), p.get().state.files()));
+    }
+    match input(project, "project")? {
+        Input::Path(path) => {
+            let name = path.display().to_string();
+            let files = py
+                .detach(|| sb3::load_path(&path))
+                .map_err(|e| error(py, command, format!("{name}: {e}")))?;
+            Ok((name, files))
+        }
+        other => {
+            let (name, bytes) = other.read(py, command, "project")?;
+            let files = sb3::read_bytes(&bytes, &Limits::default())
+                .map_err(|e| error(py, command, format!("{name}: {e}")))?;
+            Ok((name, files))
+        }
+    }
+}
+
 /// Structural validation of a project (`gobo validate --json`): `{valid, errors, warnings,
 /// findings: [{code, path, severity, message}]}`. Dropped references are findings, not
 /// refusals; `assets=False` skips the check that every costume and sound is present.
@@ -446,25 +473,7 @@ fn validate<'py>(
     assets: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     const CMD: &str = "validate";
-    let (name, files) = if let Ok(p) = project.cast::<Project>() {
-        (p.get().state.name.clone(), p.get().state.files())
-    } else {
-        match input(project, "project")? {
-            Input::Path(path) => {
-                let name = path.display().to_string();
-                let files = py
-                    .detach(|| sb3::load_path(&path))
-                    .map_err(|e| error(py, CMD, format!("{name}: {e}")))?;
-                (name, files)
-            }
-            other => {
-                let (name, bytes) = other.read(py, CMD, "project")?;
-                let files = sb3::read_bytes(&bytes, &Limits::default())
-                    .map_err(|e| error(py, CMD, format!("{name}: {e}")))?;
-                (name, files)
-            }
-        }
-    };
+    let (name, files) = project_files(py, project, CMD)?;
     let result = py.detach(|| {
         let opts = LoadOptions { repair_references: true };
         let project = load_with(&files.project_json, &opts).map_err(|e| e.to_string())?;
@@ -489,5 +498,6 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(test, &m)?)?;
     m.add_function(wrap_pyfunction!(diff_trace, &m)?)?;
     m.add_function(wrap_pyfunction!(validate, &m)?)?;
+    crate::agent::register(&m)?;
     parent.add_submodule(&m)
 }

@@ -129,3 +129,59 @@ def validate(project: ProjectLike, *, assets: bool = True) -> dict[str, Json]:
     errors, warnings, findings: [{code, path, severity, message}]}``. Dropped references are
     findings, not refusals; ``assets=False`` skips the check that every costume and sound is
     present (``--no-assets``). A project that cannot be read raises :class:`gobo.GoboError`."""
+
+def observe(
+    project: ProjectLike,
+    *,
+    target: str | None = None,
+    mode: str = "compat",
+    index: str = "index",
+    format: str = "json",
+) -> Json:
+    """What a ScratchWorld composite-mode agent sees of a project (``gobo observe``,
+    docs/observation.md). ``format="json"`` gives the observation dict (``--json``),
+    ``"text"`` the per-turn prompt text, ``"scratchblocks"`` the scripts in scratchblocks
+    syntax. ``target`` names the editing target (default: the first sprite); ``mode`` is
+    ``"compat"`` or ``"full"``, ``index`` ``"index"`` (``#n``) or ``"id"`` (``@id``). An
+    unknown target or a project that cannot be read raises :class:`gobo.GoboError`."""
+
+class Session:
+    """A composite-mode agent session over a project (``gobo act``, docs/composite.md): each
+    :meth:`act` applies one ``{"api", "args"}`` action and returns the envelope ``gobo act``
+    prints for it. Forks (:meth:`fork`) and pickles (the core's session bytes)."""
+
+    def __init__(
+        self,
+        project: ProjectLike,
+        *,
+        mode: str = "compat",
+        index: str = "index",
+        seed: int = 0,
+        max_steps: int = 50,
+        observe_each: bool = False,
+        observation_only: bool = False,
+        auto_observe: bool = True,
+        session_id: str = "s-1",
+    ) -> None:
+        """Opens ``project`` as ScratchWorld's editor does. The keywords are ``gobo act``'s
+        options (``--mode``, ``--index``, ``--seed``, ``--max-steps``, ``--observe-each``,
+        ``--observation-only``, ``--no-auto-observe``); ``session_id`` is named in every
+        envelope's ``meta``."""
+    def act(self, action: Mapping[str, Any]) -> dict[str, Json]:
+        """Applies one action and returns its envelope; a failing action gives ``success``
+        False and ``error: {code, message}`` (no exception)."""
+    def observe(self) -> dict[str, Json]:
+        """The observation of the editing target now (``gobo observe --json``'s shape);
+        later actions' indices resolve against it."""
+    def fork(self) -> "Session":
+        """An independent copy of this session."""
+    @property
+    def step(self) -> int:
+        """Actions taken so far."""
+    def project_json(self) -> bytes:
+        """The edited project as ``project.json`` bytes."""
+    def to_bytes(self) -> bytes:
+        """The session as bytes (what pickling stores)."""
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Session":
+        """A session from :meth:`to_bytes`; bad bytes raise :class:`gobo.GoboError`."""
