@@ -33,7 +33,11 @@ fn parse_index(index: &str) -> PyResult<IndexMode> {
 }
 
 /// A project argument loaded as the CLI loads it (references repaired), and its name.
-fn load(py: Python<'_>, project: &Bound<'_, PyAny>, command: &str) -> PyResult<(String, Project)> {
+pub(crate) fn load(
+    py: Python<'_>,
+    project: &Bound<'_, PyAny>,
+    command: &str,
+) -> PyResult<(String, Project)> {
     let (name, files) = project_files(py, project, command)?;
     let opts = LoadOptions { repair_references: true };
     let loaded = py

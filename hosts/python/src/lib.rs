@@ -8,6 +8,7 @@
 mod agent;
 mod convert;
 mod draw;
+mod patch;
 mod scratch;
 mod xlogo;
 

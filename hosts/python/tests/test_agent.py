@@ -74,3 +74,32 @@ def test_a_bad_action_fails_with_its_code(cli, tmp_path):
     got = strip(gobo.scratch.Session(KEYS).act(bad))
     assert got == want
     assert got["success"] is False and got["error"]["code"]
+
+
+def test_patch_invert_diff_are_the_clis(cli, tmp_path):
+    broken, fixed = KEYS / "broken.json", KEYS / "project.json"
+    want_patch = cli.json("patch", "diff", broken, fixed)
+    d = gobo.scratch.diff(broken, fixed)
+    assert d == {"ok": True, "patch": want_patch} and want_patch
+    assert gobo.scratch.diff(broken, fixed, atoms=True) == {
+        "ok": True, "atoms": cli.json("patch", "diff", broken, fixed, "--atoms")}
+    patch_file = tmp_path / "fix.json"
+    patch_file.write_text(json.dumps(want_patch))
+    report = gobo.scratch.patch(broken, d["patch"])
+    want = cli.json("patch", "apply", broken, patch_file, "--json")
+    assert {k: v for k, v in report.items() if k != "project"} == want and want["ok"]
+    assert gobo.scratch.diff(report["project"], fixed) == {"ok": True, "patch": []}
+    out = tmp_path / "out.sb3"
+    cli.run("patch", "apply", KEYS, patch_file, "-o", out, check=0)
+    archive = gobo.scratch.patch(gobo.scratch.Project(KEYS), patch_file, output="sb3")
+    assert archive["sb3"] == out.read_bytes() and "project" not in archive
+    inverse = gobo.scratch.invert(broken, json.dumps(want_patch))
+    assert inverse == {"ok": True, "inverse": cli.json("patch", "invert", broken, patch_file)}
+    back = gobo.scratch.patch(report["project"], inverse["inverse"])
+    assert gobo.scratch.diff(back["project"], broken) == {"ok": True, "patch": []}
+    bad = [{"op": "modify", "sprite_id": "Cat", "block_id": "nope", "path": "inputs/DY", "value": "1"}]
+    bad_file = tmp_path / "bad.json"
+    bad_file.write_text(json.dumps(bad))
+    failed = gobo.scratch.patch(broken, bad)
+    assert failed == cli.json("patch", "apply", broken, bad_file, "--json", check=1) and not failed["ok"]
+    assert gobo.scratch.invert(broken, bad)["ok"] is False

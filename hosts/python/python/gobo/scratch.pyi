@@ -1,5 +1,6 @@
-"""Scratch 3 projects: run, render, test suites, trace diff (the CLI's ``gobo run``,
-``gobo render``, ``gobo test``, ``gobo diff-trace``).
+"""Scratch 3 projects: run, render, test suites, trace diff, validate, agent sessions,
+patches (the CLI's ``gobo run``, ``gobo render``, ``gobo test``, ``gobo diff-trace``,
+``gobo validate``, ``gobo observe``, ``gobo act``, ``gobo patch``).
 
 A *project* argument is a :class:`Project`, a path (``str`` or ``os.PathLike``: an ``.sb3``, a
 folder holding ``project.json``, or a ``project.json`` file), ``bytes`` (an ``.sb3`` archive or
@@ -185,3 +186,37 @@ class Session:
     @classmethod
     def from_bytes(cls, data: bytes) -> "Session":
         """A session from :meth:`to_bytes`; bad bytes raise :class:`gobo.GoboError`."""
+
+def patch(
+    project: ProjectLike,
+    patch: Union[str, PathLike, bytes, Sequence[Any], Mapping[str, Any]],
+    *,
+    format: str = "block-edits",
+    budget: int | None = None,
+    seed: int = 0,
+    assets: bool = True,
+    output: str = "json",
+) -> dict[str, Json]:
+    """Applies a patch (``gobo patch apply --json``, ``POST /v1/projects/patch``,
+    docs/patches.md): ``{ok, format, stage?, error?, edits, created, normalized, findings}``
+    and, when it applied, the patched ``project`` (a dict, blocks in order) or, with
+    ``output="sb3"``, ``sb3`` (the archive's bytes, as ``gobo patch apply -o OUT.sb3``
+    writes them) and its ``sha256``. ``format`` is ``"block-edits"`` or ``"json-patch"``; a
+    ``str`` patch is the patch text itself (a model's raw reply for ``json-patch``), a
+    ``pathlib.Path`` is read. A patch that fails gives ``ok`` False; a project that cannot
+    be read raises :class:`gobo.GoboError`."""
+
+def invert(
+    project: ProjectLike,
+    patch: Union[str, PathLike, bytes, Sequence[Any]],
+    *,
+    seed: int = 0,
+) -> dict[str, Json]:
+    """The exact inverse of a block-edit patch on ``project`` (``gobo patch invert``, ``POST
+    /v1/projects/invert``): ``{ok: True, inverse}``, or ``{ok: False, error}`` when the patch
+    does not apply."""
+
+def diff(a: ProjectLike, b: ProjectLike, *, atoms: bool = False) -> dict[str, Json]:
+    """The normalized block-edit patch that turns ``a`` into ``b`` (``gobo patch diff``,
+    ``POST /v1/projects/diff``): ``{ok: True, patch}``; with ``atoms=True`` ``{ok: True,
+    atoms}`` (``--atoms``); ``{ok: False, error}`` when no patch expresses the difference."""
