@@ -81,6 +81,27 @@ pub fn input(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Input> {
     }
 }
 
+/// A project argument: like [`input`], but a dict is serialized by Python's `json` module so
+/// its key order — the order of a target's blocks, which is the order its scripts start in —
+/// reaches the loader as given (`serde_json::Value` maps are sorted).
+pub fn project_input(obj: &Bound<'_, PyAny>) -> PyResult<Input> {
+    if obj.is_instance_of::<PyDict>() {
+        let text: String = obj
+            .py()
+            .import("json")?
+            .call_method1("dumps", (obj,))
+            .and_then(|t| t.extract())
+            .map_err(|e| PyTypeError::new_err(format!("project: not JSON-like data: {e}")))?;
+        return Ok(Input::Bytes(text.into_bytes()));
+    }
+    input(obj, "project")
+}
+
+/// JSON text as Python objects through Python's `json` module, keeping the text's key order.
+pub fn json_to_py<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (PyBytes::new(py, text),))
+}
+
 /// A text argument that is the content itself when given as `str` (code, action text), else
 /// read like [`input`] (a `pathlib.Path` or other `os.PathLike` is read as a file).
 pub fn text_or_input(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Input> {

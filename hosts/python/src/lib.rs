@@ -5,8 +5,10 @@
 //! CLI's `--json` shape as dicts and lists; work runs with the GIL released. Layout and API:
 //! `docs/python.md`.
 
+mod agent;
 mod convert;
 mod draw;
+mod patch;
 mod scratch;
 mod xlogo;
 

@@ -1,7 +1,8 @@
 //! `gobo.scratch`: Scratch 3 projects — `Project` (loaded and compiled once, picklable),
 //! `run` (trace rows or a summary, `gobo run`), `render` / `render_frames` (PNG bytes,
 //! `gobo render`), `test` / `test_batch` (suites with seeds, `gobo test`), `diff_trace`
-//! (`gobo diff-trace`) and `validate` (`gobo validate`). Every call goes through the same
+//! (`gobo diff-trace`) and `validate` (`gobo validate`); `observe`/`Session` live in `agent.rs`,
+//! `patch`/`invert`/`diff` in `patch.rs`. Every call goes through the same
 //! `gobo-host` functions as the CLI and returns the CLI's `--json` shape; the GIL is released
 //! while the engine works.
 
@@ -27,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap as Assets;
 
-use crate::convert::{error, input, to_py, Input};
+use crate::convert::{error, input, project_input, to_py, Input};
 
 /// Version of the pickled `Project` state; bumped with [`gobo::scratch::image::IMAGE_VERSION`]
 /// changes or changes to [`State`].
@@ -68,7 +69,7 @@ fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyR
     if let Ok(p) = source.cast::<Project>() {
         return Ok(p.get().state.clone());
     }
-    let (name, files, md5, assets) = match input(source, "project")? {
+    let (name, files, md5, assets) = match project_input(source)? {
         Input::Path(path) => {
             let name = path.display().to_string();
             let files = py.detach(|| sb3::load_path(&path)).map_err(|e| {
@@ -435,6 +436,33 @@ fn diff_trace<'py>(
     to_py(py, &report.to_json())
 }
 
+/// The files of a project argument (a `Project`, a path, bytes or a dict) and the name its
+/// errors use; read errors are `GoboError`s of `command`.
+pub(crate) fn project_files(
+    py: Python<'_>,
+    project: &Bound<'_, PyAny>,
+    command: &str,
+) -> PyResult<(String, ProjectFiles)> {
+    if let Ok(p) = project.cast::<Project>() {
+        return Ok((p.get().state.name.clone(), p.get().state.files()));
+    }
+    match project_input(project)? {
+        Input::Path(path) => {
+            let name = path.display().to_string();
+            let files = py
+                .detach(|| sb3::load_path(&path))
+                .map_err(|e| error(py, command, format!("{name}: {e}")))?;
+            Ok((name, files))
+        }
+        other => {
+            let (name, bytes) = other.read(py, command, "project")?;
+            let files = sb3::read_bytes(&bytes, &Limits::default())
+                .map_err(|e| error(py, command, format!("{name}: {e}")))?;
+            Ok((name, files))
+        }
+    }
+}
+
 /// Structural validation of a project (`gobo validate --json`): `{valid, errors, warnings,
 /// findings: [{code, path, severity, message}]}`. Dropped references are findings, not
 /// refusals; `assets=False` skips the check that every costume and sound is present.
@@ -446,25 +474,7 @@ fn validate<'py>(
     assets: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     const CMD: &str = "validate";
-    let (name, files) = if let Ok(p) = project.cast::<Project>() {
-        (p.get().state.name.clone(), p.get().state.files())
-    } else {
-        match input(project, "project")? {
-            Input::Path(path) => {
-                let name = path.display().to_string();
-                let files = py
-                    .detach(|| sb3::load_path(&path))
-                    .map_err(|e| error(py, CMD, format!("{name}: {e}")))?;
-                (name, files)
-            }
-            other => {
-                let (name, bytes) = other.read(py, CMD, "project")?;
-                let files = sb3::read_bytes(&bytes, &Limits::default())
-                    .map_err(|e| error(py, CMD, format!("{name}: {e}")))?;
-                (name, files)
-            }
-        }
-    };
+    let (name, files) = project_files(py, project, CMD)?;
     let result = py.detach(|| {
         let opts = LoadOptions { repair_references: true };
         let project = load_with(&files.project_json, &opts).map_err(|e| e.to_string())?;
@@ -489,5 +499,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(test, &m)?)?;
     m.add_function(wrap_pyfunction!(diff_trace, &m)?)?;
     m.add_function(wrap_pyfunction!(validate, &m)?)?;
+    crate::agent::register(&m)?;
+    crate::patch::register(&m)?;
     parent.add_submodule(&m)
 }

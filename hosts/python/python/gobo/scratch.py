@@ -1,5 +1,5 @@
 """Scratch 3 projects: load once (:class:`Project`), run (:func:`run`), render stage pictures
-(:func:`render`, :func:`render_frames`), test suites with seeds (:func:`test`) and compare traces (:func:`diff_trace`), validate (:func:`validate`). See
+(:func:`render`, :func:`render_frames`), test suites with seeds (:func:`test`) and compare traces (:func:`diff_trace`), validate (:func:`validate`), observe as an agent (:func:`observe`, :class:`Session`), edit (:func:`patch`, :func:`invert`, :func:`diff`). See
 docs/python.md."""
 
 from ._gobo import scratch as _native
@@ -11,5 +11,10 @@ render_frames = _native.render_frames
 test = _native.test
 diff_trace = _native.diff_trace
 validate = _native.validate
+observe = _native.observe
+Session = _native.Session
+patch = _native.patch
+invert = _native.invert
+diff = _native.diff
 
-__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace", "validate"]
+__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace", "validate", "observe", "Session", "patch", "invert", "diff"]

@@ -1,5 +1,6 @@
-"""Scratch 3 projects: run, render, test suites, trace diff (the CLI's ``gobo run``,
-``gobo render``, ``gobo test``, ``gobo diff-trace``).
+"""Scratch 3 projects: run, render, test suites, trace diff, validate, agent sessions,
+patches (the CLI's ``gobo run``, ``gobo render``, ``gobo test``, ``gobo diff-trace``,
+``gobo validate``, ``gobo observe``, ``gobo act``, ``gobo patch``).
 
 A *project* argument is a :class:`Project`, a path (``str`` or ``os.PathLike``: an ``.sb3``, a
 folder holding ``project.json``, or a ``project.json`` file), ``bytes`` (an ``.sb3`` archive or
@@ -129,3 +130,93 @@ def validate(project: ProjectLike, *, assets: bool = True) -> dict[str, Json]:
     errors, warnings, findings: [{code, path, severity, message}]}``. Dropped references are
     findings, not refusals; ``assets=False`` skips the check that every costume and sound is
     present (``--no-assets``). A project that cannot be read raises :class:`gobo.GoboError`."""
+
+def observe(
+    project: ProjectLike,
+    *,
+    target: str | None = None,
+    mode: str = "compat",
+    index: str = "index",
+    format: str = "json",
+) -> Json:
+    """What a ScratchWorld composite-mode agent sees of a project (``gobo observe``,
+    docs/observation.md). ``format="json"`` gives the observation dict (``--json``),
+    ``"text"`` the per-turn prompt text, ``"scratchblocks"`` the scripts in scratchblocks
+    syntax. ``target`` names the editing target (default: the first sprite); ``mode`` is
+    ``"compat"`` or ``"full"``, ``index`` ``"index"`` (``#n``) or ``"id"`` (``@id``). An
+    unknown target or a project that cannot be read raises :class:`gobo.GoboError`."""
+
+class Session:
+    """A composite-mode agent session over a project (``gobo act``, docs/composite.md): each
+    :meth:`act` applies one ``{"api", "args"}`` action and returns the envelope ``gobo act``
+    prints for it. Forks (:meth:`fork`) and pickles (the core's session bytes)."""
+
+    def __init__(
+        self,
+        project: ProjectLike,
+        *,
+        mode: str = "compat",
+        index: str = "index",
+        seed: int = 0,
+        max_steps: int = 50,
+        observe_each: bool = False,
+        observation_only: bool = False,
+        auto_observe: bool = True,
+        session_id: str = "s-1",
+    ) -> None:
+        """Opens ``project`` as ScratchWorld's editor does. The keywords are ``gobo act``'s
+        options (``--mode``, ``--index``, ``--seed``, ``--max-steps``, ``--observe-each``,
+        ``--observation-only``, ``--no-auto-observe``); ``session_id`` is named in every
+        envelope's ``meta``."""
+    def act(self, action: Mapping[str, Any]) -> dict[str, Json]:
+        """Applies one action and returns its envelope; a failing action gives ``success``
+        False and ``error: {code, message}`` (no exception)."""
+    def observe(self) -> dict[str, Json]:
+        """The observation of the editing target now (``gobo observe --json``'s shape);
+        later actions' indices resolve against it."""
+    def fork(self) -> "Session":
+        """An independent copy of this session."""
+    @property
+    def step(self) -> int:
+        """Actions taken so far."""
+    def project_json(self) -> bytes:
+        """The edited project as ``project.json`` bytes."""
+    def to_bytes(self) -> bytes:
+        """The session as bytes (what pickling stores)."""
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Session":
+        """A session from :meth:`to_bytes`; bad bytes raise :class:`gobo.GoboError`."""
+
+def patch(
+    project: ProjectLike,
+    patch: Union[str, PathLike, bytes, Sequence[Any], Mapping[str, Any]],
+    *,
+    format: str = "block-edits",
+    budget: int | None = None,
+    seed: int = 0,
+    assets: bool = True,
+    output: str = "json",
+) -> dict[str, Json]:
+    """Applies a patch (``gobo patch apply --json``, ``POST /v1/projects/patch``,
+    docs/patches.md): ``{ok, format, stage?, error?, edits, created, normalized, findings}``
+    and, when it applied, the patched ``project`` (a dict, blocks in order) or, with
+    ``output="sb3"``, ``sb3`` (the archive's bytes, as ``gobo patch apply -o OUT.sb3``
+    writes them) and its ``sha256``. ``format`` is ``"block-edits"`` or ``"json-patch"``; a
+    ``str`` patch is the patch text itself (a model's raw reply for ``json-patch``), a
+    ``pathlib.Path`` is read. A patch that fails gives ``ok`` False; a project that cannot
+    be read raises :class:`gobo.GoboError`."""
+
+def invert(
+    project: ProjectLike,
+    patch: Union[str, PathLike, bytes, Sequence[Any]],
+    *,
+    seed: int = 0,
+) -> dict[str, Json]:
+    """The exact inverse of a block-edit patch on ``project`` (``gobo patch invert``, ``POST
+    /v1/projects/invert``): ``{ok: True, inverse}``, or ``{ok: False, error}`` when the patch
+    does not apply."""
+
+def diff(a: ProjectLike, b: ProjectLike, *, atoms: bool = False) -> dict[str, Json]:
+    """The normalized block-edit patch that turns ``a`` into ``b`` (``gobo patch diff``,
+    ``POST /v1/projects/diff``): ``{ok: True, patch}``; with ``atoms=True`` ``{ok: True,
+    atoms}`` (``--atoms``); ``{ok: False, error}`` when no patch expresses the difference."""
