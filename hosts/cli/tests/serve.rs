@@ -1,5 +1,5 @@
 //! `gobo serve` as a real process on a loopback socket: answers equal to the CLI's, graceful
-//! shutdown that finishes a request in flight, `kill -9` during a 10,000-row batch job and a
+//! shutdown that finishes a request in flight, the viewer page driven in headless Chromium, `kill -9` during a 10,000-row batch job and a
 //! restart that completes it with every row exactly once (and the same rows as
 //! `gobo xlogo eval --batch`), and clear start-up errors for a read-only or full data folder.
 
@@ -10,6 +10,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+#[path = "../../../tests-support/reference.rs"]
+mod reference;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -302,4 +305,53 @@ fn a_read_only_or_full_data_folder_is_refused_at_start() {
         println!("skipped: full disk case (cannot mount a tmpfs here)");
     }
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// Why the viewer check cannot run here (node, playwright-core or Chromium missing).
+fn browser_missing(dir: &Path, chromium: &Path) -> Option<String> {
+    let node = Command::new("node").arg("--version").output();
+    if !node.is_ok_and(|o| o.status.success()) {
+        return Some("node is not installed".into());
+    }
+    if !dir.join("node_modules/playwright-core/package.json").is_file() {
+        return Some(format!(
+            "playwright-core is not installed (npm ci --prefix {})",
+            dir.display()
+        ));
+    }
+    if !chromium.is_file() {
+        return Some(format!("no Chromium at {} (apt-get install chromium)", chromium.display()));
+    }
+    None
+}
+
+/// The viewer page at `/` in real headless Chromium (`tests/viewer/viewer.mjs`, playwright-core):
+/// a session with a gold project is listed and shown, the frame scrubber redraws both stages,
+/// an action typed into the page changes the observation, the log and the stage (which then
+/// equals the gold one).
+#[test]
+fn viewer_page_in_headless_chromium() {
+    let name = "serve::viewer_page_in_headless_chromium";
+    let dir = root().join("hosts/cli/tests/viewer");
+    let chromium =
+        std::env::var_os("GOBO_CHROMIUM").map_or(PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if let Some(why) = browser_missing(&dir, &chromium) {
+        reference::skipped(name, &why);
+        return;
+    }
+    reference::ran(name);
+    let data = temp_dir("viewer");
+    let server = Server::start(&data, &[]);
+    let out = Command::new("node")
+        .arg(dir.join("viewer.mjs"))
+        .arg(format!("http://{}", server.addr))
+        .env("GOBO_CHROMIUM", &chromium)
+        .output()
+        .unwrap_or_else(|e| panic!("node: {e}"));
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "viewer.mjs failed:\n{text}");
+    assert!(text.contains("viewer ok"), "{text}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
 }

@@ -1,8 +1,8 @@
 //! Resumable parallel batch runs over JSON-lines files: one input object per line, one result row
 //! per input, evaluated on all cores, appended to the output as each finishes, and finally
 //! rewritten in input order so an interrupted-then-resumed run ends with the same bytes as an
-//! uninterrupted one. [`map_rows`] applies the same row rules to rows held in memory (the
-//! Python package's batch calls).
+//! uninterrupted one. [`map_rows`] and [`map_lines`] apply the same row rules to rows and JSON
+//! Lines held in memory (the Python package's batch calls).
 //!
 //! Rows stream: inputs are read one line at a time (an index of ids and byte offsets is all
 //! that is kept), at most a few lines per worker are in flight, and rows go to the output as
@@ -341,7 +341,7 @@ fn evaluate_value<F: Fn(&Value) -> Value>(input: &Value, id: Value, eval: &F) ->
     with_id(row, id)
 }
 
-/// Inputs a worker claims at a time in [`map_rows`].
+/// Inputs a worker claims at a time in [`map_rows`] and [`map_lines`].
 const CLAIM: usize = 64;
 
 /// Evaluates `inputs` in memory on `jobs` threads (0: one per available core) and returns one
@@ -352,30 +352,75 @@ pub fn map_rows<F>(inputs: &[Value], jobs: usize, eval: F) -> Vec<Value>
 where
     F: Fn(&Value) -> Value + Sync,
 {
+    let id_of = |input: &Value| input.get("id").cloned().unwrap_or(Value::Null);
+    par_map(inputs, jobs, |input| evaluate_value(input, id_of(input), &eval))
+}
+
+/// Evaluates JSON Lines held in memory on `jobs` threads (0: one per available core) and
+/// returns the rows as JSON Lines, in input order: the bytes [`run_batch`] leaves in its output
+/// for the same input (blank lines skipped; a line that is not JSON, or longer than
+/// `max_line_bytes`, gets its `{"id", "line", "error"}` row). Parsing, evaluation and
+/// serialization all happen on the workers, so a caller holding a lock (Python's GIL) can
+/// release it for the whole call. Ids are not checked for duplicates: nothing resumes.
+pub fn map_lines<F>(input: &[u8], jobs: usize, max_line_bytes: usize, eval: F) -> Vec<u8>
+where
+    F: Fn(&Value) -> Value + Sync,
+{
+    let lines: Vec<(usize, &[u8])> = input
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, line)| !blank(line))
+        .map(|(i, line)| (i + 1, line))
+        .collect();
+    let max_line = max_line_bytes.max(1);
+    let rows = par_map(&lines, jobs, |&(line_no, bytes)| {
+        let id = scan_id(bytes).unwrap_or(Value::Null);
+        let line = if bytes.len() > max_line {
+            Err(format!(
+                "input line {line_no} is longer than {max_line} bytes, the most a batch line may hold"
+            ))
+        } else {
+            Ok(bytes.to_vec())
+        };
+        let item = Item { key: String::new(), id, line: line_no, fault: None };
+        serde_json::to_string(&evaluate(&item, line, &eval)).unwrap_or_default()
+    });
+    let mut out = Vec::with_capacity(rows.iter().map(|r| r.len() + 1).sum());
+    for row in rows {
+        out.extend_from_slice(row.as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+/// `f` over `items` on `jobs` threads (0: one per available core), results in item order.
+/// Workers claim [`CLAIM`] items at a time; one job (or a short input) runs on the caller's
+/// thread.
+fn par_map<T, R, F>(items: &[T], jobs: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync,
+{
     let jobs =
         if jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { jobs };
-    let id_of = |input: &Value| input.get("id").cloned().unwrap_or(Value::Null);
-    if jobs <= 1 || inputs.len() <= CLAIM {
-        return inputs.iter().map(|input| evaluate_value(input, id_of(input), &eval)).collect();
+    if jobs <= 1 || items.len() <= CLAIM {
+        return items.iter().map(&f).collect();
     }
     let next = AtomicUsize::new(0);
-    let mut parts: Vec<(usize, Vec<Value>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs.min(inputs.len().div_ceil(CLAIM)))
+    let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs.min(items.len().div_ceil(CLAIM)))
             .map(|_| {
-                let (next, eval, id_of) = (&next, &eval, &id_of);
+                let (next, f) = (&next, &f);
                 scope.spawn(move || {
                     let mut parts = Vec::new();
                     loop {
                         let start = next.fetch_add(CLAIM, Ordering::Relaxed);
-                        if start >= inputs.len() {
+                        if start >= items.len() {
                             break;
                         }
-                        let end = (start + CLAIM).min(inputs.len());
-                        let rows = inputs[start..end]
-                            .iter()
-                            .map(|input| evaluate_value(input, id_of(input), eval))
-                            .collect();
-                        parts.push((start, rows));
+                        let end = (start + CLAIM).min(items.len());
+                        parts.push((start, items[start..end].iter().map(f).collect()));
                     }
                     parts
                 })

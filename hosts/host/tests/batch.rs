@@ -1,11 +1,11 @@
 //! The batch runners: order, resume after a cut-off write, bad lines (which keep their ids),
 //! over-long lines, duplicate ids, empty input; the in-memory runner gives the same rows as the
-//! file runner.
+//! file runner, and the in-memory JSON Lines runner the same bytes.
 
 use std::fs;
 use std::path::PathBuf;
 
-use gobo_host::batch::{map_rows, run_batch, BatchError, BatchOptions};
+use gobo_host::batch::{map_lines, map_rows, run_batch, BatchError, BatchOptions};
 use serde_json::{json, Value};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -180,5 +180,31 @@ fn in_memory_rows_equal_the_file_runner_rows_on_any_number_of_threads() {
     assert_eq!(rows[0], json!({"id": null, "square": 9}));
     assert_eq!(rows[1]["id"], json!(7));
     assert!(rows[1]["error"].as_str().unwrap().contains("panicked"), "{}", rows[1]);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn in_memory_json_lines_equal_the_file_runners_output_bytes() {
+    let dir = temp_dir("lines");
+    // Good rows (some without an id), a blank line, a line that is not JSON (its id kept), a
+    // line too long, and a last line without a newline.
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&format!("{{\"id\": {i}, \"n\": {}}}\n", i - 7));
+    }
+    text.push_str("{\"n\": 4}\n\n   \n{\"id\": \"bad\", \"n\": \n");
+    text.push_str(&format!("{{\"id\": \"long\", \"pad\": \"{}\"}}\n", "x".repeat(200)));
+    text.push_str("{\"id\": \"last\", \"n\": 2}");
+    let input = dir.join("in.jsonl");
+    fs::write(&input, &text).unwrap();
+    let out = dir.join("out.jsonl");
+    let opts = BatchOptions { max_line_bytes: 100, ..opts(2) };
+    run(&input, &out, &opts, square).unwrap();
+    let from_file = fs::read(&out).unwrap();
+    assert!(String::from_utf8_lossy(&from_file).contains("longer than 100 bytes"));
+    for jobs in [0, 1, 3] {
+        let got = map_lines(text.as_bytes(), jobs, 100, square);
+        assert_eq!(String::from_utf8(got).unwrap(), String::from_utf8_lossy(&from_file), "{jobs}");
+    }
     let _ = fs::remove_dir_all(&dir);
 }

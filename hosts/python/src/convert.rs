@@ -128,3 +128,21 @@ pub fn rows(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Value>> {
     }
     Ok(out)
 }
+
+/// Calls `f` on the bytes of a JSON Lines argument (`bytes`, `bytearray` or `str`), borrowed
+/// without a copy where Python allows it.
+pub fn json_lines<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(f(b.as_bytes()));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(f(s.to_str()?.as_bytes()));
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(f(&b.to_vec()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "lines: expected JSON Lines as bytes or str, got {}",
+        obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+    )))
+}

@@ -1,7 +1,8 @@
 //! `gobo.draw`: DrawingBench — `evaluate` (`gobo draw eval`), `evaluate_batch` (`gobo draw eval
-//! --batch`: rows in, rows out, the GIL released and every core used), `feedback` (turn-2
-//! feedback and the two-turn rule) and `render` (the canvas as PNG). Results are the core's
-//! (`gobo::drawing::batch`): the CLI's rows, as dicts.
+//! --batch`: rows in, rows out, the GIL released and every core used), `evaluate_jsonl` (the
+//! same on JSON Lines bytes), `feedback` (turn-2 feedback and the two-turn rule) and `render`
+//! (the canvas as PNG). Results are the core's (`gobo::drawing::batch`): the CLI's rows, as
+//! dicts.
 
 use std::path::PathBuf;
 
@@ -12,13 +13,13 @@ use gobo::drawing::raster::Canvas;
 use gobo::drawing::task::{dataset_from_json, Task};
 use gobo::drawing::ui::UiConfig;
 use gobo::drawing::{judge, Profile};
-use gobo_host::batch::map_rows;
+use gobo_host::batch::{map_lines, map_rows, BatchOptions};
 use gobo_host::png::{encode_png, PixelFormat};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use serde_json::{json, Value};
 
-use crate::convert::{error, input, rows, text_or_input, to_py, to_py_list, Input};
+use crate::convert::{error, input, json_lines, rows, text_or_input, to_py, to_py_list, Input};
 
 const COMMAND: &str = "draw";
 /// Environment variable naming the DrawingBench dataset file (as for the CLI).
@@ -124,6 +125,31 @@ fn evaluate_batch<'py>(
     to_py_list(py, &out)
 }
 
+/// Scores JSON Lines rows (`bytes` or `str`) and returns the result rows as JSON Lines
+/// `bytes`: exactly what `gobo draw eval --batch` writes. Parsing, scoring and serialization
+/// run with the GIL released. The dataset is read only when some line holds `"task_index"`.
+#[pyfunction]
+#[pyo3(signature = (lines, *, dataset=None, profile="drawingbench-1.0", ui=None, jobs=0))]
+fn evaluate_jsonl<'py>(
+    py: Python<'py>,
+    lines: &Bound<'py, PyAny>,
+    dataset: Option<&Bound<'py, PyAny>>,
+    profile: &str,
+    ui: Option<&Bound<'py, PyAny>>,
+    jobs: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let profile = self::profile(py, profile)?;
+    let ui = load_ui(py, ui)?;
+    let needle: &[u8] = b"\"task_index\"";
+    let indexed = json_lines(lines, |t| t.windows(needle.len()).any(|w| w == needle))?;
+    let tasks = if indexed { load_dataset(py, dataset)? } else { Vec::new() };
+    let max_line = BatchOptions::default().max_line_bytes;
+    let out = json_lines(lines, |text| {
+        py.detach(|| map_lines(text, jobs, max_line, |row| eval_line(row, &tasks, &ui, profile)))
+    })?;
+    Ok(PyBytes::new(py, &out))
+}
+
 /// Turn-2 feedback on a model's actions (`drawingbench-1.0`): `{"feedback", "text", "score",
 /// "second_turn"}`, or `None` where the reference evaluator raises.
 #[pyfunction]
@@ -191,6 +217,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let m = PyModule::new(parent.py(), "draw")?;
     m.add_function(wrap_pyfunction!(evaluate, &m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, &m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_jsonl, &m)?)?;
     m.add_function(wrap_pyfunction!(feedback, &m)?)?;
     m.add_function(wrap_pyfunction!(needs_second_turn, &m)?)?;
     m.add_function(wrap_pyfunction!(final_score, &m)?)?;

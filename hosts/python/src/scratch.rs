@@ -1,14 +1,17 @@
 //! `gobo.scratch`: Scratch 3 projects — `Project` (loaded and compiled once, picklable),
 //! `run` (trace rows or a summary, `gobo run`), `render` / `render_frames` (PNG bytes,
-//! `gobo render`), `test` / `test_batch` (suites with seeds, `gobo test`) and `diff_trace`
-//! (`gobo diff-trace`). Every call goes through the same `gobo-host` functions as the CLI and
-//! returns the CLI's `--json` shape; the GIL is released while the engine works.
+//! `gobo render`), `test` / `test_batch` (suites with seeds, `gobo test`), `diff_trace`
+//! (`gobo diff-trace`) and `validate` (`gobo validate`). Every call goes through the same
+//! `gobo-host` functions as the CLI and returns the CLI's `--json` shape; the GIL is released
+//! while the engine works.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use gobo::scratch::diff::{diff_traces, DiffOptions, Signal};
 use gobo::scratch::image::Image;
+use gobo::scratch::project::validate::{validate_with, Context, Validation};
+use gobo::scratch::project::{load_with, LoadOptions};
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::suite::Stability;
 use gobo::scratch::vm::Config;
@@ -432,6 +435,50 @@ fn diff_trace<'py>(
     to_py(py, &report.to_json())
 }
 
+/// Structural validation of a project (`gobo validate --json`): `{valid, errors, warnings,
+/// findings: [{code, path, severity, message}]}`. Dropped references are findings, not
+/// refusals; `assets=False` skips the check that every costume and sound is present.
+#[pyfunction]
+#[pyo3(signature = (project, *, assets=true))]
+fn validate<'py>(
+    py: Python<'py>,
+    project: &Bound<'py, PyAny>,
+    assets: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    const CMD: &str = "validate";
+    let (name, files) = if let Ok(p) = project.cast::<Project>() {
+        (p.get().state.name.clone(), p.get().state.files())
+    } else {
+        match input(project, "project")? {
+            Input::Path(path) => {
+                let name = path.display().to_string();
+                let files = py
+                    .detach(|| sb3::load_path(&path))
+                    .map_err(|e| error(py, CMD, format!("{name}: {e}")))?;
+                (name, files)
+            }
+            other => {
+                let (name, bytes) = other.read(py, CMD, "project")?;
+                let files = sb3::read_bytes(&bytes, &Limits::default())
+                    .map_err(|e| error(py, CMD, format!("{name}: {e}")))?;
+                (name, files)
+            }
+        }
+    };
+    let result = py.detach(|| {
+        let opts = LoadOptions { repair_references: true };
+        let project = load_with(&files.project_json, &opts).map_err(|e| e.to_string())?;
+        let present = |n: &str| files.assets.contains_key(n);
+        let cx = Context {
+            asset_present: assets.then_some(&present as &dyn Fn(&str) -> bool),
+            max_findings: 0,
+        };
+        serde_json::to_value(Validation::new(validate_with(&project, &cx)))
+            .map_err(|e| e.to_string())
+    });
+    to_py(py, &result.map_err(|e| error(py, CMD, format!("{name}: {e}")))?)
+}
+
 /// Registers `gobo._gobo.scratch`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let m = PyModule::new(parent.py(), "scratch")?;
@@ -441,5 +488,6 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_frames, &m)?)?;
     m.add_function(wrap_pyfunction!(test, &m)?)?;
     m.add_function(wrap_pyfunction!(diff_trace, &m)?)?;
+    m.add_function(wrap_pyfunction!(validate, &m)?)?;
     parent.add_submodule(&m)
 }

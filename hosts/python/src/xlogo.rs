@@ -1,6 +1,6 @@
 //! `gobo.xlogo`: XLogo-Mini — `Task` (loaded and compiled once, picklable), `evaluate` (`gobo
 //! xlogo eval`), `evaluate_batch` (`gobo xlogo eval --batch`: rows in, rows out, the GIL
-//! released and every core used), `prompt` and `render`. Verdicts are the core's
+//! released and every core used), `evaluate_jsonl` (the same on JSON Lines bytes), `prompt` and `render`. Verdicts are the core's
 //! (`gobo::xlogo`), rows are `gobo::xlogo::batch::eval_row`'s: the CLI's bytes, as dicts.
 
 use std::sync::Arc;
@@ -12,13 +12,13 @@ use gobo::xlogo::{
     code_json, evaluate_program, load, python, CodeError, Emulator, Program, Task as CoreTask,
     Verdict, World,
 };
-use gobo_host::batch::map_rows;
+use gobo_host::batch::{map_lines, map_rows, BatchOptions};
 use gobo_host::png::{encode_png, PixelFormat};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 use serde_json::Value;
 
-use crate::convert::{error, input, rows, to_json, to_py, to_py_list, Input};
+use crate::convert::{error, input, json_lines, rows, to_json, to_py, to_py_list, Input};
 
 const COMMAND: &str = "xlogo";
 
@@ -173,6 +173,22 @@ fn evaluate_batch<'py>(
     to_py_list(py, &out)
 }
 
+/// Evaluates JSON Lines rows (`bytes` or `str`, one `{"id", "task", "code"}` per line) and
+/// returns the result rows as JSON Lines `bytes`: exactly what `gobo xlogo eval --batch` writes.
+/// Parsing, evaluation and serialization run with the GIL released, so two Python threads'
+/// calls run in parallel (`evaluate_batch` holds the GIL while it builds its dicts).
+#[pyfunction]
+#[pyo3(signature = (lines, *, jobs=0))]
+fn evaluate_jsonl<'py>(
+    py: Python<'py>,
+    lines: &Bound<'py, PyAny>,
+    jobs: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let max_line = BatchOptions::default().max_line_bytes;
+    let out = json_lines(lines, |text| py.detach(|| map_lines(text, jobs, max_line, eval_row)))?;
+    Ok(PyBytes::new(py, &out))
+}
+
 /// The task as a prompt for a language model (`gobo xlogo prompt`).
 #[pyfunction]
 #[pyo3(signature = (task, style="nl"))]
@@ -213,6 +229,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Task>()?;
     m.add_function(wrap_pyfunction!(evaluate, &m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, &m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_jsonl, &m)?)?;
     m.add_function(wrap_pyfunction!(prompt, &m)?)?;
     m.add_function(wrap_pyfunction!(render, &m)?)?;
     parent.add_submodule(&m)

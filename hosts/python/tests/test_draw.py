@@ -99,6 +99,23 @@ def test_batch_rows_are_the_clis_rows(cli, tmp_path):
     assert "error" in want[3] and "error" in want[4]
 
 
+def test_json_lines_batch_is_the_clis_output_byte_for_byte(cli, tmp_path, monkeypatch):
+    task = json.loads(TASK.read_text())
+    rows = [{"id": 1, "task": task, "actions_raw": ACTIONS.read_text()},
+            {"id": 2, "task": task, "actions_raw": "nonsense"}, {"id": 3, "actions_raw": "[]"}]
+    text = "".join(json.dumps(r) + "\n" for r in rows) + "not json\n"
+    inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    inp.write_text(text)
+    cli.run("draw", "eval", "--batch", inp, "--out", out, check=1)  # some rows fail: exit 1
+    want = out.read_bytes()
+    assert gobo.draw.evaluate_jsonl(text.encode()) == want
+    assert gobo.draw.evaluate_jsonl(text, jobs=1) == want
+    assert [json.loads(line) for line in want.decode().splitlines()][:3] == gobo.draw.evaluate_batch(rows)
+    monkeypatch.delenv("GOBO_DRAWINGBENCH_DATASET", raising=False)
+    with pytest.raises(gobo.GoboError, match="task index needs the dataset"):
+        gobo.draw.evaluate_jsonl(b'{"id": 1, "task_index": 0, "actions_raw": "[]"}\n', dataset=None)
+
+
 def normalise(v):
     """The reference builds two lists from Python sets; compare them as sets."""
     if isinstance(v, dict):

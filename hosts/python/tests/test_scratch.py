@@ -8,7 +8,7 @@ import zipfile
 import pytest
 
 import gobo
-from conftest import EXAMPLES, read_jsonl, write_jsonl
+from conftest import EXAMPLES, REPO, read_jsonl, write_jsonl
 
 SC = EXAMPLES / "scratch"
 GUESS = SC / "guess"
@@ -187,3 +187,20 @@ def test_errors_carry_the_clis_code_and_message(cli, tmp_path):
     with pytest.raises(gobo.GoboError) as e:
         gobo.scratch.run(QUIZ, path)
     assert (e.value.code, str(e.value)) == (code, message)
+
+
+def test_validate_is_the_clis_validate(cli, tmp_path):
+    base = REPO / "core/tests/fixtures/edit/base.json"
+    want = cli.json("validate", base, "--json", check=1)  # two missing costumes: exit 1
+    assert gobo.scratch.validate(base) == want
+    assert gobo.scratch.validate(base.read_bytes()) == want
+    assert want["findings"][0]["code"] == "MISSING_ASSET" and not want["valid"]
+    assert gobo.scratch.validate(base, assets=False) == cli.json("validate", base, "--no-assets", "--json")
+    keys = EXAMPLES / "scratch" / "keys"
+    assert gobo.scratch.validate(gobo.scratch.Project(keys)) == cli.json("validate", keys, "--json")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"targets": 3}')
+    proc = cli.run("validate", bad, check=2)
+    with pytest.raises(gobo.GoboError) as e:
+        gobo.scratch.validate(bad)
+    assert (e.value.code, f"gobo: {e.value}") == (2, proc.stderr.strip())  # the CLI prints "gobo: PATH: ..."

@@ -141,6 +141,28 @@ def test_batch_rows_are_the_clis_rows(cli, tmp_path):
         gobo.xlogo.evaluate_batch([{"id": object()}])
 
 
+def test_json_lines_batch_is_the_clis_output_byte_for_byte(cli, tmp_path):
+    task = task_dict()
+    rows = [{"id": i, "task": task, "code": c} for i, c in
+            enumerate([CODE.read_text(), "def run(:", "def run():\n    turn_left()", {"run": []}])]
+    text = "".join(json.dumps(r) + "\n" for r in rows) + "\n  \n" + '{"id": "cut", "task": \n'
+    text += json.dumps({"id": "last", "task": json.dumps(task), "code": CODE.read_text()})  # no newline
+    inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    inp.write_text(text)
+    cli.run("xlogo", "eval", "--batch", inp, "--out", out, check=1)  # some rows fail: exit 1
+    want = out.read_bytes()
+    for jobs in (0, 1, 3):
+        assert gobo.xlogo.evaluate_jsonl(text.encode(), jobs=jobs) == want
+    assert gobo.xlogo.evaluate_jsonl(text) == want
+    assert gobo.xlogo.evaluate_jsonl(bytearray(text.encode())) == want
+    got = [json.loads(line) for line in want.decode().splitlines()]
+    assert got[4] == {"id": "cut", "line": 7, "error": got[4]["error"]} and "input line 7" in got[4]["error"]
+    assert got[:4] + got[5:] == gobo.xlogo.evaluate_batch(rows + [json.loads(text.splitlines()[-1])])
+    assert gobo.xlogo.evaluate_jsonl(b"") == b""
+    with pytest.raises(TypeError, match="bytes or str"):
+        gobo.xlogo.evaluate_jsonl(rows)
+
+
 def oracle_rows():
     xl = need_shared("xlogo", "oracle-public.jsonl").parent
     tasks = {}

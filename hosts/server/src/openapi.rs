@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use utoipa::OpenApi;
 
 use crate::routes::{
-    batch, blobs, draw, health, projects, scratch, scratchworld, sessions, traces, xlogo,
+    batch, blobs, draw, health, patches, projects, scratch, scratchworld, sessions, traces, xlogo,
 };
 
 #[derive(OpenApi)]
@@ -19,10 +19,11 @@ use crate::routes::{
         traces::traces_diff,
         xlogo::xlogo_eval, xlogo::xlogo_prompt,
         draw::draw_eval,
-        projects::validate_handler,
+        projects::validate_handler, patches::patch_handler, patches::invert_handler, patches::diff_handler,
+        patches::session_patch,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
         sessions::create, sessions::list, sessions::info, sessions::observation, sessions::act,
-        sessions::run, sessions::stage, sessions::project, sessions::evaluate, sessions::fork,
+        sessions::run, sessions::stage, sessions::gold, sessions::log, sessions::project, sessions::evaluate, sessions::fork,
         sessions::delete,
         scratchworld::create, scratchworld::list, scratchworld::info, scratchworld::delete,
         scratchworld::load_project, scratchworld::composite_execute, scratchworld::evaluate,

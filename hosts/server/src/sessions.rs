@@ -9,6 +9,10 @@
 //! are serialized: a call holds the session's lock from before its engine work is queued until
 //! its change is committed, so two actions on one session never interleave.
 //!
+//! Each session also keeps an action log in the `session_log` table: one JSON entry per action
+//! or project load, appended in the same commit as the change it records
+//! ([`Sessions::call_logged`]), read back by [`Sessions::log`], deleted with the session.
+//!
 //! What does not live here: the HTTP shapes (`routes::sessions`, `routes::scratchworld`) and
 //! the semantics of actions and observations (the core).
 
@@ -40,6 +44,8 @@ pub struct Live {
     pub session: Session,
     /// The blob holding the project it was made from (its assets are the session's assets).
     pub source: String,
+    /// The blob holding the gold project the session is compared with, if one was given.
+    pub gold: Option<String>,
     /// When it was made (milliseconds since 1970).
     pub created_ms: i64,
 }
@@ -61,6 +67,15 @@ impl Live {
 #[derive(Debug, Serialize, Deserialize)]
 struct Row {
     source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gold: Option<String>,
+}
+
+impl Row {
+    fn of(live: &Live) -> Result<String, ApiError> {
+        let row = Row { source: live.source.clone(), gold: live.gold.clone() };
+        serde_json::to_string(&row).map_err(|e| ApiError::internal(e.to_string()))
+    }
 }
 
 /// A session's lock and its state.
@@ -167,10 +182,7 @@ impl Sessions {
             slot.live = None;
         }
         let id = id.to_string();
-        self.store.submit(
-            Box::new(move |c| c.execute("DELETE FROM sessions WHERE id = ?1", [id]).map(drop)),
-            Box::new(|_| {}),
-        );
+        self.store.submit(Box::new(move |c| delete_rows(c, &id)), Box::new(|_| {}));
     }
 
     /// Adds `live` as a new session (429 at the cap) and commits it; returns its id.
@@ -197,8 +209,7 @@ impl Sessions {
             };
             map.insert(id.clone(), Arc::new(entry));
         }
-        let row = serde_json::to_string(&Row { source: live.source.clone() })
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+        let row = Row::of(&live)?;
         let bytes = live.session.to_bytes();
         let step = live.session.step();
         let (i, created) = (id.clone(), live.created_ms);
@@ -252,11 +263,7 @@ impl Sessions {
                 slot.gone = true;
                 slot.live = None;
                 me.map.lock().unwrap_or_else(PoisonError::into_inner).remove(&i);
-                me.store
-                    .write_blocking(move |c| {
-                        c.execute("DELETE FROM sessions WHERE id = ?1", [i]).map(drop)
-                    })
-                    .map_err(ApiError::from)?;
+                me.store.write_blocking(move |c| delete_rows(c, &i)).map_err(ApiError::from)?;
                 Ok::<u32, ApiError>(steps)
             })
             .await?
@@ -283,15 +290,15 @@ impl Sessions {
                 .map_err(|e| ApiError::internal(format!("stored session {id}: {e}")))?;
             let session = Session::from_bytes(&snapshot)
                 .map_err(|e| ApiError::internal(format!("stored session {id}: {e}")))?;
-            slot.live = Some(Live { session, source: row.source, created_ms });
+            slot.live = Some(Live { session, source: row.source, gold: row.gold, created_ms });
         }
         slot.live.as_mut().ok_or_else(|| unknown(id))
     }
 
-    /// Commits the session in `slot` (after a change; blocking: a worker thread).
-    pub fn save(&self, id: &str, live: &Live) -> Result<(), ApiError> {
-        let row = serde_json::to_string(&Row { source: live.source.clone() })
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+    /// Commits the session in `slot` after a change, with `log` appended to its action log in
+    /// the same commit (blocking: a worker thread).
+    pub fn save(&self, id: &str, live: &Live, log: Vec<String>) -> Result<(), ApiError> {
+        let row = Row::of(live)?;
         let bytes = live.session.to_bytes();
         let step = live.session.step();
         let i = id.to_string();
@@ -300,8 +307,30 @@ impl Sessions {
                 c.execute(
                     "UPDATE sessions SET used_ms = ?2, config = ?3, snapshot = ?4, step = ?5 WHERE id = ?1",
                     rusqlite::params![i, now_ms(), row, bytes, step],
-                )
-                .map(drop)
+                )?;
+                for entry in log {
+                    c.execute(
+                        "INSERT INTO session_log (session, seq, entry) VALUES (?1, \
+                         (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_log WHERE session = ?1), ?2)",
+                        rusqlite::params![i, entry],
+                    )?;
+                }
+                Ok(())
+            })
+            .map_err(ApiError::from)
+    }
+
+    /// The action log of session `id`, oldest first: each entry's JSON text (blocking: a
+    /// worker thread; the caller holds the session's lock).
+    pub fn log(&self, id: &str) -> Result<Vec<String>, ApiError> {
+        let i = id.to_string();
+        self.store
+            .read(move |c| {
+                let mut st =
+                    c.prepare("SELECT entry FROM session_log WHERE session = ?1 ORDER BY seq")?;
+                let rows = st.query_map([i], |r| r.get(0))?;
+                let rows: rusqlite::Result<Vec<String>> = rows.collect();
+                rows
             })
             .map_err(ApiError::from)
     }
@@ -314,18 +343,40 @@ impl Sessions {
         id: &str,
         f: impl FnOnce(&mut Live, &App) -> Result<(R, bool), ApiError> + Send + 'static,
     ) -> Result<R, ApiError> {
+        self.call_logged(app, id, move |live, a| {
+            let (r, changed) = f(live, a)?;
+            Ok((r, changed.then(Vec::new)))
+        })
+        .await
+    }
+
+    /// As [`Sessions::call`]; `f` reports a change as the entries it adds to the action log
+    /// (`Some`, perhaps empty), committed together with the change.
+    pub async fn call_logged<R: Send + 'static>(
+        self: &Arc<Self>,
+        app: &Arc<App>,
+        id: &str,
+        f: impl FnOnce(&mut Live, &App) -> Result<(R, Option<Vec<String>>), ApiError> + Send + 'static,
+    ) -> Result<R, ApiError> {
         let mut slot = self.lock(id).await?;
         let (me, a, i) = (Arc::clone(self), Arc::clone(app), id.to_string());
         app.pool
             .run(move || {
                 let live = me.ensure(&i, &mut slot)?;
-                let (r, changed) = f(live, &a)?;
-                if changed {
-                    me.save(&i, live)?;
+                let (r, change) = f(live, &a)?;
+                if let Some(log) = change {
+                    me.save(&i, live, log)?;
                 }
                 drop(slot);
                 Ok::<R, ApiError>(r)
             })
             .await?
     }
+}
+
+/// Deletes session `id`'s rows: the session and its action log.
+fn delete_rows(c: &rusqlite::Connection, id: &str) -> rusqlite::Result<()> {
+    c.execute("DELETE FROM sessions WHERE id = ?1", [id])?;
+    c.execute("DELETE FROM session_log WHERE session = ?1", [id])?;
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! The session endpoints in process (tower `oneshot`): an agent's trajectory
 //! (`hosts/cli/tests/fixtures/agent/game.jsonl`, 35 composite actions) builds an arrow-key game
 //! over `/v1/sessions/{id}/act` and its suite passes on the session; observation, run, stage
-//! picture, export, fork, delete; unknown sessions, failing actions, the session cap, idle
+//! picture, the gold picture and the action log, export, fork, delete; unknown sessions, failing actions, the session cap, idle
 //! expiry, per-session serialization, a restart on the same data folder; and ScratchWorld's
 //! route set.
 
@@ -416,5 +416,78 @@ async fn the_scratchworld_route_set() {
     ] {
         assert!(doc["paths"].get(path).is_some(), "{path} missing from the OpenAPI document");
     }
+    s.stop().await;
+}
+
+/// A project of the viewer test: a pen line drawn `steps` pixels a frame.
+fn pen(gold: bool) -> Value {
+    let name = if gold { "pen-gold.json" } else { "pen.json" };
+    common::json_file(&format!("hosts/cli/tests/viewer/{name}"))
+}
+
+async fn log_of(s: &TestServer, id: &str) -> Value {
+    s.get(&format!("/v1/sessions/{id}/log")).await.json()["entries"].clone()
+}
+
+#[tokio::test]
+async fn the_action_log_and_the_gold_picture() {
+    let s = TestServer::new("sessions-log");
+    let r = s
+        .post("/v1/sessions", &json!({"project": pen(false), "gold": pen(true), "mode": "full"}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let made = r.json();
+    let id = made["session_id"].as_str().unwrap().to_string();
+    let info = s.get(&format!("/v1/sessions/{id}")).await.json();
+    assert_eq!(info["gold_ref"].as_str().map(str::len), Some(64), "{info}");
+    assert_eq!(log_of(&s, &id).await, json!([]));
+
+    // The gold program moves 4 steps a frame, the session's 2: at frame 20 they differ.
+    let stage = s.get(&format!("/v1/sessions/{id}/stage.png?after_frame=20")).await;
+    let gold = s.get(&format!("/v1/sessions/{id}/gold.png?after_frame=20")).await;
+    assert_eq!((stage.status.as_u16(), gold.status.as_u16()), (200, 200));
+    assert_eq!(png_size(&gold.body), (480, 360));
+    assert_ne!(stage.body, gold.body);
+
+    let blocks = made["observation"]["blocks"].as_array().unwrap();
+    let mv = blocks.iter().find(|b| b["opcode"] == "motion_movesteps").unwrap()["index"].clone();
+    let bad = json!({"api": "delete_block", "args": {"blockIndex": 99}});
+    let fix = json!({"api": "set_block_field", "args": {"blockIndex": mv, "fieldName": "STEPS", "value": "4"}});
+    assert_eq!(s.post(&format!("/v1/sessions/{id}/act"), &bad).await.json()["success"], false);
+    assert_eq!(s.post(&format!("/v1/sessions/{id}/act"), &fix).await.json()["success"], true);
+    let entries = log_of(&s, &id).await;
+    assert_eq!(entries.as_array().map(Vec::len), Some(2), "{entries}");
+    assert_eq!(entries[0]["kind"], "act");
+    assert_eq!(entries[0]["step"], 1);
+    assert_eq!(entries[0]["success"], false);
+    assert_eq!(entries[0]["error"]["code"], "NOT_FOUND", "{entries}");
+    assert_eq!(entries[1]["step"], 2);
+    assert_eq!(entries[1]["success"], true);
+    assert_eq!(entries[1]["requested_action"]["api"], "set_block_field");
+    assert!(entries[1]["error"].is_null());
+    // Fixed: the stage equals the gold one.
+    let stage = s.get(&format!("/v1/sessions/{id}/stage.png?after_frame=20")).await;
+    assert_eq!(stage.body, gold.body);
+
+    // A fork starts a new log; the log survives a restart and goes with the session.
+    let fork = s.post(&format!("/v1/sessions/{id}/fork"), &json!({})).await.json();
+    let fork = fork["session_id"].as_str().unwrap().to_string();
+    assert_eq!(log_of(&s, &fork).await, json!([]));
+    let dir = s.stop().await;
+    let s = TestServer::open(dir, Limits { workers: 2, ..Limits::default() });
+    assert_eq!(log_of(&s, &id).await, entries);
+    let g = s.get(&format!("/v1/sessions/{fork}/gold.png?after_frame=20")).await;
+    assert_eq!(g.body, gold.body);
+    assert_eq!(s.delete(&format!("/v1/sessions/{id}")).await.status, 200);
+    assert_eq!(s.get(&format!("/v1/sessions/{id}/log")).await.status, 404);
+
+    // Without a gold project, gold.png is a 404 that says so; a gold that does not load is a 422.
+    let plain = create(&s, json!({})).await;
+    let none = s.get(&format!("/v1/sessions/{plain}/gold.png")).await;
+    assert_eq!((none.status.as_u16(), none.code().as_str()), (404, "no_gold"));
+    let broken =
+        s.post("/v1/sessions", &json!({"project": pen(false), "gold": {"targets": 7}})).await;
+    assert_eq!(broken.status, 422, "{}", broken.text());
+    assert_eq!(broken.json()["error"]["path"], "gold");
     s.stop().await;
 }

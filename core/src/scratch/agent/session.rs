@@ -295,6 +295,32 @@ impl Session {
         o
     }
 
+    /// The observation of target `target` (an index into the project's targets), as if it
+    /// were being edited, without touching the session (the next action's indices still
+    /// refer to the editing target). `None` when there is no such target.
+    pub fn peek_target(&self, target: usize) -> Option<Observation> {
+        (target < self.project.targets.len()).then(|| {
+            observe_ctx(&Ctx::live(&self.project, target), self.config.mode, self.config.index)
+        })
+    }
+
+    /// Replaces the project by an edited version of it, changed outside the session's
+    /// actions (a block-edit or JSON patch): it is opened as [`Session::new`] opens a project;
+    /// the target being edited stays the one of the same name when there is one; the step
+    /// counter, the episode's end and the id generator carry on; the last observation's index
+    /// map is dropped.
+    pub fn replace_project(&mut self, project: Project) -> Result<(), SessionError> {
+        let name = self.project.targets.get(self.editing).map(|t| t.name.clone());
+        let fresh = Session::new(project, self.config.clone())?;
+        let editing = name
+            .and_then(|n| fresh.project.targets.iter().position(|t| t.name == n))
+            .unwrap_or(fresh.editing);
+        self.project = fresh.project;
+        self.editing = editing;
+        self.cache = None;
+        Ok(())
+    }
+
     /// What scratch-vm does whenever the editor reloads its workspace (selecting a target,
     /// adding a variable): the stage's broadcast messages that no block names are deleted.
     pub(crate) fn workspace_update(&mut self) {

@@ -45,6 +45,19 @@ def evaluate_batch(
     ``gobo draw eval --batch`` writes (``id``, ``task_index`` if given, the result fields; a
     row that cannot be scored gets ``{"id", "error"}``)."""
 
+def evaluate_jsonl(
+    lines: bytes | str,
+    *,
+    dataset: Union[PathLike, bytes, None] = None,
+    profile: str = "drawingbench-1.0",
+    ui: Source | None = None,
+    jobs: int = 0,
+) -> bytes:
+    """Scores JSON Lines rows on ``jobs`` threads (0: every core) and returns the result rows
+    as JSON Lines bytes, in input order: byte for byte what ``gobo draw eval --batch`` writes.
+    The dataset is read only when some line holds ``"task_index"``. The GIL is held only to
+    copy the bytes (:func:`evaluate_batch` holds it while it builds dicts)."""
+
 def feedback(
     actions: Actions,
     task: Source | None = None,

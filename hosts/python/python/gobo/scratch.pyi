@@ -123,3 +123,9 @@ def diff_trace(
     frames_a, frames_b, checkpoints, first_divergence, signals, drift}``. ``signals`` restricts
     scoring and the first-divergence search to some of vars, lists, pose, costume, visibility,
     backdrop, broadcasts, says."""
+
+def validate(project: ProjectLike, *, assets: bool = True) -> dict[str, Json]:
+    """Structural validation (``gobo validate --json``, codes in docs/patches.md): ``{valid,
+    errors, warnings, findings: [{code, path, severity, message}]}``. Dropped references are
+    findings, not refusals; ``assets=False`` skips the check that every costume and sound is
+    present (``--no-assets``). A project that cannot be read raises :class:`gobo.GoboError`."""

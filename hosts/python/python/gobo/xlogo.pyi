@@ -42,6 +42,15 @@ def evaluate_batch(rows: Iterable[Mapping[str, Any]], *, jobs: int = 0) -> list[
     input, in order: the rows ``gobo xlogo eval --batch`` writes (``id`` plus the verdict; a
     row whose task does not load gets ``error_type: "INVALID_TASK"`` and an ``error``)."""
 
+def evaluate_jsonl(lines: bytes | str, *, jobs: int = 0) -> bytes:
+    """Evaluates JSON Lines rows (one ``{"id", "task", "code"}`` object per line) on ``jobs``
+    threads (0: every core) and returns the result rows as JSON Lines bytes, in input order:
+    byte for byte what ``gobo xlogo eval --batch`` writes (a line that is not JSON gets
+    ``{"id", "line", "error"}``). Unlike :func:`evaluate_batch`, which must hold the GIL while
+    it converts rows to and from dicts (about as long as XLogo takes to evaluate them), this
+    call holds the GIL only to copy the bytes, so batches in two Python threads run in
+    parallel."""
+
 def prompt(task: TaskLike, style: str = "nl") -> str:
     """The task as a prompt for a language model (``gobo xlogo prompt``): ``"nl"`` (sentences)
     or ``"ascii"`` (a character grid with a legend)."""

@@ -7,6 +7,7 @@ pub mod batch;
 pub mod blobs;
 pub mod draw;
 pub mod health;
+pub mod patches;
 pub mod projects;
 pub mod scratch;
 pub mod scratchworld;
@@ -44,6 +45,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/xlogo/prompt", post(xlogo::xlogo_prompt))
         .route("/v1/draw/eval", post(draw::draw_eval))
         .route("/v1/projects/validate", post(projects::validate_handler))
+        .route("/v1/projects/patch", post(patches::patch_handler))
+        .route("/v1/projects/invert", post(patches::invert_handler))
+        .route("/v1/projects/diff", post(patches::diff_handler))
         .route("/v1/batch", post(batch::submit).get(batch::list))
         .route("/v1/batch/{id}", get(batch::status).delete(batch::delete))
         .route("/v1/batch/{id}/results", get(batch::results))
@@ -53,6 +57,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/sessions/{id}/act", post(sessions::act))
         .route("/v1/sessions/{id}/run", post(sessions::run))
         .route("/v1/sessions/{id}/stage.png", get(sessions::stage))
+        .route("/v1/sessions/{id}/gold.png", get(sessions::gold))
+        .route("/v1/sessions/{id}/log", get(sessions::log))
+        .route("/v1/sessions/{id}/patch", post(patches::session_patch))
         .route("/v1/sessions/{id}/project", get(sessions::project))
         .route("/v1/sessions/{id}/evaluate", post(sessions::evaluate))
         .route("/v1/sessions/{id}/fork", post(sessions::fork))

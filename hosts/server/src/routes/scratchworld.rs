@@ -161,12 +161,14 @@ pub async fn load_project(
     let sessions = Arc::clone(&app.sessions);
     let src = source.clone();
     sessions
-        .call(&app, &id, move |live, _| {
+        .call_logged(&app, &id, move |live, _| {
             let config = live.session.config().clone();
             live.session = Session::new(project, config)
                 .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
+            let entry =
+                json!({"kind": "load_project", "step": live.session.step(), "project_ref": src});
             live.source = src;
-            Ok(((), true))
+            Ok(((), Some(vec![entry.to_string()])))
         })
         .await?;
     Ok(Json(json!({"success": true, "session_id": id, "project_ref": source})))

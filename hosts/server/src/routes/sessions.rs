@@ -16,7 +16,7 @@ use gobo::scratch::project::{load_with, LoadOptions, Project};
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::vm::Config;
 use gobo_host::project::compile_files;
-use gobo_host::sb3::write_sb3;
+use gobo_host::sb3::{write_sb3, ProjectFiles};
 use gobo_host::stage::render_frames;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -38,6 +38,10 @@ pub struct CreateRequest {
     /// without one starts from an empty project, a stage and `Sprite1`).
     #[schema(value_type = Option<crate::input::ProjectInput>)]
     pub project: Option<Box<RawValue>>,
+    /// A gold project to compare with (same forms as `project`): the viewer shows its stage
+    /// beside the session's, and `GET /v1/sessions/{id}/gold.png` draws it.
+    #[schema(value_type = Option<crate::input::ProjectInput>)]
+    pub gold: Option<Box<RawValue>>,
     /// `compat` (ScratchWorld's observation and action semantics, the default) or `full`.
     #[schema(value_type = Option<String>)]
     pub mode: Option<ObserveMode>,
@@ -98,12 +102,32 @@ pub async fn read_project(
         .await?
 }
 
+/// Reads and stores a gold project (it must load and compile); returns its blob ref.
+async fn read_gold(app: &Arc<App>, raw: Box<RawValue>) -> Result<String, ApiError> {
+    let a = Arc::clone(app);
+    let bytes = app
+        .pool
+        .run(move || {
+            let bytes = project_bytes(&raw, &a.engine.blobs, "gold")?.to_vec();
+            let files = files_of(&bytes, "gold")?;
+            compile_files(&files)
+                .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("gold"))?;
+            Ok::<_, ApiError>(bytes)
+        })
+        .await??;
+    Ok(app.engine.blobs.put(bytes).await?)
+}
+
 /// A new session (blob stored, row committed); returns its id and first observation.
 pub async fn create_session(
     app: &Arc<App>,
     req: CreateRequest,
 ) -> Result<(String, Live, Value), ApiError> {
     let config = req.config();
+    let gold = match req.gold {
+        Some(raw) => Some(read_gold(app, raw).await?),
+        None => None,
+    };
     let (bytes, project) = read_project(app, req.project).await?;
     let source = app.engine.blobs.put(bytes).await?;
     let (live, observation) = app
@@ -114,7 +138,7 @@ pub async fn create_session(
             let observation = session.observe();
             let obs = serde_json::to_value(&observation)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
-            Ok::<_, ApiError>((Live { session, source, created_ms: now_ms() }, obs))
+            Ok::<_, ApiError>((Live { session, source, gold, created_ms: now_ms() }, obs))
         })
         .await??;
     let id = app.sessions.insert(live.clone()).await?;
@@ -184,6 +208,7 @@ fn info_of(id: &str, live: &Live) -> Value {
             "feedback": c.feedback, "auto_observe": c.auto_observe, "observe_each": c.observe_each,
         },
         "project_ref": live.source,
+        "gold_ref": live.gold,
         "created_ms": live.created_ms,
     })
 }
@@ -191,7 +216,7 @@ fn info_of(id: &str, live: &Live) -> Value {
 /// A session's state.
 ///
 /// `{session_id, step, steps_left, done, finished, editing_target, config, project_ref,
-/// created_ms}`.
+/// gold_ref, created_ms}` (`gold_ref` null without a gold project).
 #[utoipa::path(get, path = "/v1/sessions/{id}", tag = "sessions",
     params(("id" = String, Path, description = "The session id")),
     responses((status = 200, description = "The session", body = Object),
@@ -211,6 +236,9 @@ pub async fn info(
 pub struct ObserveQuery {
     /// `text` (the per-turn prompt, the default) or `json` (the whole observation).
     pub format: Option<String>,
+    /// Observe this target (by name) instead of the one being edited; the next action's
+    /// indices still refer to the editing target's last observation.
+    pub target: Option<String>,
 }
 
 /// Observe a session.
@@ -241,8 +269,22 @@ pub async fn observation(
         }
     };
     let sessions = Arc::clone(&app.sessions);
+    let target = q.target;
     let obs = sessions
-        .call(&app, &id, |live, _| {
+        .call(&app, &id, move |live, _| {
+            if let Some(name) = target {
+                let project = live.session.project();
+                let obs = project
+                    .targets
+                    .iter()
+                    .position(|t| t.name == name)
+                    .and_then(|i| live.session.peek_target(i))
+                    .ok_or_else(|| {
+                        ApiError::not_found("unknown_target", format!("no target named {name:?}"))
+                            .at("target")
+                    })?;
+                return Ok((obs, false));
+            }
             let obs = live.session.observe();
             // The observation is state only when actions resolve against the last one.
             Ok((obs, !live.session.config().auto_observe))
@@ -260,12 +302,49 @@ pub async fn act_on(app: &Arc<App>, id: &str, action: Value) -> Result<ActResult
     let i = id.to_string();
     let sessions = Arc::clone(&app.sessions);
     sessions
-        .call(app, id, move |live, _| {
+        .call_logged(app, id, move |live, _| {
             let mut r = live.session.act(&action);
             r.meta.session_id = i;
-            Ok((r, true))
+            let entry = json!({
+                "kind": "act",
+                "step": r.meta.step,
+                "success": r.success,
+                "requested_action": r.requested_action,
+                "executed_action": r.executed_action,
+                "error": r.error.as_ref().map(|e| json!({"code": e.code, "message": e.message})),
+                "done": r.done,
+            });
+            Ok((r, Some(vec![entry.to_string()])))
         })
         .await
+}
+
+/// A session's action log.
+///
+/// `{session_id, entries}`: every action since the session was made, oldest first, as
+/// `{kind: "act", step, success, requested_action, executed_action, error, done}`, and each
+/// project load (`{kind: "load_project", step, project_ref}`). The log is committed with the
+/// change it records, so it survives a restart. A fork starts with an empty log.
+#[utoipa::path(get, path = "/v1/sessions/{id}/log", tag = "sessions",
+    params(("id" = String, Path, description = "The session id")),
+    responses((status = 200, description = "The action log", body = Object),
+        (status = 404, description = "Unknown or expired session", body = ErrorBody)))]
+pub async fn log(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let sessions = Arc::clone(&app.sessions);
+    let i = id.clone();
+    let entries = sessions
+        .call(&app, &id, move |_, a| {
+            let entries = a.sessions.log(&i)?;
+            let entries: Result<Vec<Value>, _> =
+                entries.iter().map(|e| serde_json::from_str::<Value>(e)).collect();
+            let entries = entries.map_err(|e| ApiError::internal(format!("stored log: {e}")))?;
+            Ok((entries, false))
+        })
+        .await?;
+    Ok(Json(json!({"session_id": id, "entries": entries})))
 }
 
 /// Act on a session with one composite action.
@@ -359,10 +438,35 @@ pub struct StageQuery {
 /// The stage PNG of session `id` after a frame of a green-flag run.
 pub async fn stage_png(app: &Arc<App>, id: &str, q: StageQuery) -> Result<Vec<u8>, ApiError> {
     let sessions = Arc::clone(&app.sessions);
-    sessions.call(app, id, move |live, a| Ok((picture(&a.engine, live, &q)?, false))).await
+    sessions
+        .call(app, id, move |live, a| {
+            let files = live.files(&a.engine.blobs)?;
+            Ok((picture(&a.engine, &files, &q)?, false))
+        })
+        .await
 }
 
-fn picture(engine: &Engine, live: &Live, q: &StageQuery) -> Result<Vec<u8>, ApiError> {
+/// The PNG of session `id`'s gold project after a frame of a green-flag run.
+pub async fn gold_png(app: &Arc<App>, id: &str, q: StageQuery) -> Result<Vec<u8>, ApiError> {
+    let sessions = Arc::clone(&app.sessions);
+    sessions
+        .call(app, id, move |live, a| {
+            let gold = live.gold.as_ref().ok_or_else(|| {
+                ApiError::not_found(
+                    "no_gold",
+                    "this session has no gold project; give one as `gold` when making it",
+                )
+            })?;
+            let bytes = a.engine.blobs.get(gold).map_err(ApiError::from)?.ok_or_else(|| {
+                ApiError::internal(format!("the session's gold blob {gold} is missing"))
+            })?;
+            let files = files_of(&bytes, "gold")?;
+            Ok((picture(&a.engine, &files, &q)?, false))
+        })
+        .await
+}
+
+fn picture(engine: &Engine, files: &ProjectFiles, q: &StageQuery) -> Result<Vec<u8>, ApiError> {
     let frame = q.after_frame.unwrap_or(0);
     if frame >= engine.limits.max_frames {
         return Err(ApiError::invalid(
@@ -375,8 +479,7 @@ fn picture(engine: &Engine, live: &Live, q: &StageQuery) -> Result<Vec<u8>, ApiE
     if !(1..=8).contains(&scale) {
         return Err(ApiError::invalid("invalid_request", "scale is 1 to 8").at("scale"));
     }
-    let files = live.files(&engine.blobs)?;
-    let loaded = compile_files(&files)
+    let loaded = compile_files(files)
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
     let config = Config { seed: q.seed.unwrap_or(1), ..Config::default() };
     let pngs = render_frames(
@@ -406,6 +509,24 @@ pub async fn stage(
     ApiQuery(q): ApiQuery<StageQuery>,
 ) -> Result<Response, ApiError> {
     let png = stage_png(&app, &id, q).await?;
+    Ok(([(header::CONTENT_TYPE, "image/png")], png).into_response())
+}
+
+/// Picture a session's gold project.
+///
+/// As `stage.png`, for the gold project the session was made with (`gold` in `POST
+/// /v1/sessions`); 404 `no_gold` without one.
+#[utoipa::path(get, path = "/v1/sessions/{id}/gold.png", tag = "sessions",
+    params(("id" = String, Path, description = "The session id"), StageQuery),
+    responses((status = 200, description = "The picture", content_type = "image/png", body = Vec<u8>),
+        (status = 404, description = "Unknown or expired session, or no gold project", body = ErrorBody),
+        (status = 422, description = "Bad scale or over the work budget", body = ErrorBody)))]
+pub async fn gold(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    ApiQuery(q): ApiQuery<StageQuery>,
+) -> Result<Response, ApiError> {
+    let png = gold_png(&app, &id, q).await?;
     Ok(([(header::CONTENT_TYPE, "image/png")], png).into_response())
 }
 
