@@ -70,7 +70,11 @@ async function main () {
         const first = await runOnce(refvm, w, spec, prep); // warm-up, also the state check
         const failures = C.checkState(w, first.observed);
         const timed = [];
-        for (let i = 0; i < runs; i++) timed.push(await runOnce(refvm, w, spec, prep));
+        for (let i = 0; i < runs; i++) {
+            const run = await runOnce(refvm, w, spec, prep);
+            C.addFailures(failures, C.checkState(w, run.observed)); // every timed run too
+            timed.push(run);
+        }
         const line = C.resultLine(impl, w, timed, {checked: failures.length === 0,
             note: failures.length ? `end state differs: ${failures.join(', ')}` : undefined});
         C.progress(`${impl} ${w.name}: ${line.value.toFixed(1)} ${w.unit} (median ${line.median_ms.toFixed(2)} ms, ${line.frames} frames)`);

@@ -156,7 +156,11 @@ async function main () {
         const problems = C.checkState(w, first.observed);
         if (useCompiler && first.compiled === false) problems.push('threads were not compiled');
         const timed = [];
-        for (let i = 0; i < runs; i++) timed.push(await runOnce(Packages, w, spec, sb3, useCompiler));
+        for (let i = 0; i < runs; i++) {
+            const run = await runOnce(Packages, w, spec, sb3, useCompiler);
+            C.addFailures(problems, C.checkState(w, run.observed)); // every timed run too
+            timed.push(run);
+        }
         const line = C.resultLine(impl, w, timed, {checked: problems.length === 0,
             note: problems.length ? problems.join(', ') : undefined});
         C.progress(`${impl} ${w.name}: ${line.value.toFixed(1)} ${w.unit} (median ${line.median_ms.toFixed(2)} ms, ${line.frames} frames)`);

@@ -36,8 +36,8 @@ pub struct Line {
 
 /// Renders the table as Markdown; `columns` are the reference names in order, `rows` every
 /// reference result. Cells: the figure, then `(×ratio)` when gobo has a figure; `-` when that
-/// reference does not run the workload; a `!` marks a reference that missed the expected end
-/// state.
+/// reference does not run the workload; a `!` marks gobo or a reference missing the expected
+/// end state (or its oracle).
 pub fn markdown(lines: &[Line], columns: &[String], rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = write!(out, "| workload | unit | gobo |");
@@ -56,6 +56,7 @@ pub fn markdown(lines: &[Line], columns: &[String], rows: &[Row]) -> String {
             Outcome::Unavailable(_) => None,
         };
         let gobo_cell = match &line.gobo {
+            Outcome::Figure(f) if f.note.is_some() => format!("{} !", si(f.value)),
             Outcome::Figure(f) => si(f.value),
             Outcome::Unavailable(why) => why.clone(),
         };

@@ -1,9 +1,13 @@
 //! Runaway Scratch programs halt on the budgets of `Config` with the documented stop reason
 //! (`docs/trace.md`, "Budgets"), within a bounded number of frames and a bounded peak of heap
 //! memory, counted by a global allocator. One test per program in
-//! `tests/fixtures/scratch/runaway/`, with the default budgets and with small ones.
+//! `tests/fixtures/scratch/runaway/`, with the default budgets and with small ones; and the
+//! register tier, which compiles the blocks the budgets charge, halts exactly as the
+//! interpreter does (the runaway programs and generated projects, `tier_gen`).
 
 #![allow(unsafe_code)] // a GlobalAlloc impl is unsafe by definition; it only forwards to System.
+
+mod tier_gen;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -11,7 +15,8 @@ use std::cell::Cell;
 use gobo::scratch::compile::compile;
 use gobo::scratch::project::load;
 use gobo::scratch::scenario::Scenario;
-use gobo::scratch::trace::{end_line, run_frames};
+use gobo::scratch::trace::{end_line, frame_line, run_frames};
+use gobo::scratch::value::Value;
 use gobo::scratch::vm::{Config, StopReason, Vm};
 
 struct Counting;
@@ -155,17 +160,119 @@ fn runaways_halt_the_same_with_the_tier_on_or_off() {
                 env!("CARGO_MANIFEST_DIR")
             );
             let bytes = std::fs::read(&path).expect("fixture");
-            let [on, off] = [true, false].map(|tier| {
+            let [(on, regions), (off, _)] = [true, false].map(|tier| {
                 let img = compile(&load(&bytes).expect("load")).expect("compile");
                 let mut vm = Vm::new(img, Config { tier, ..base.clone() }).expect("vm");
+                let regions = vm.tier_regions();
                 let mut lines = Vec::new();
                 run_frames(&mut vm, &Scenario::green_flag(), 300, false, &mut |l| {
                     lines.push(l.to_string())
                 });
-                (vm.stopped().cloned(), lines, end_line(&vm))
+                ((vm.stopped().cloned(), lines, end_line(&vm), state(&vm)), regions)
             });
             assert!(off.0.is_some(), "{name} ran 300 frames unhalted");
             assert_eq!(on, off, "{name}: tier on vs off");
+            // The loops of `join` and `add to list` run in the tier (the recursion has no
+            // loop).
+            if name != "recursion" {
+                assert!(regions > 0, "{name}: no loop compiled");
+            }
         }
     }
+}
+
+/// A value exactly (every NaN is one NaN in JavaScript).
+fn exact(v: &Value) -> String {
+    match v {
+        Value::Num(n) if n.is_nan() => "NaN".into(),
+        Value::Num(n) => format!("n{:016x}", n.to_bits()),
+        Value::Str(s) => format!("s{s:?}"),
+        Value::Bool(b) => format!("b{b}"),
+        Value::Undefined => "u".into(),
+    }
+}
+
+/// Every variable and list item of every target, exactly.
+fn state(vm: &Vm) -> String {
+    let o = vm.observe();
+    let mut out = String::new();
+    let vars = o
+        .globals
+        .iter()
+        .map(|v| ("stage", v))
+        .chain(o.sprites.iter().flat_map(|s| s.vars.iter().map(move |v| (&*s.name, v))));
+    for (who, (n, v)) in vars {
+        out.push_str(&format!("{who}.{n}={} ", exact(v)));
+    }
+    let lists = o
+        .global_lists
+        .iter()
+        .map(|l| ("stage", l))
+        .chain(o.sprites.iter().flat_map(|s| s.lists.iter().map(move |l| (&*s.name, l))));
+    for (who, (n, items)) in lists {
+        let items: Vec<String> = items.iter().map(exact).collect();
+        out.push_str(&format!("{who}.{n}=[{}] ", items.join(",")));
+    }
+    out
+}
+
+/// Generated projects (`tier_gen`: `join`, `letter of`, `length of`, `contains` and every list
+/// block in loops, `if`s, warp and plain procedures) under budgets small enough that most
+/// halt: with the tier on and off, the same stop (reason, limit, frame, sprite), every frame's
+/// trace line and exact state, the random draws and the end line. Each budget the blocks
+/// charge must halt some of them.
+#[test]
+fn generated_projects_halt_the_same_with_the_tier_on_or_off() {
+    let mut reasons = Vec::new();
+    let mut regions = 0;
+    for seed in 0..160u64 {
+        let json = tier_gen::project(seed);
+        let mut rng = tier_gen::Rng::new(seed ^ 0x5EED);
+        let base = Config {
+            seed: seed as u32,
+            warp_checks: [3, 50, 1000][rng.below(3)],
+            ticks_per_frame: [1, 4, 50][rng.below(3)],
+            max_list_len: 60,
+            max_string_len: [8, 24, 2000][rng.below(3)],
+            max_list_bytes: [400, 1500, 1 << 20][rng.below(3)],
+            max_memory: [2_500, 6_000, 1 << 24][rng.below(3)],
+            max_frame_work: [30, 300, 3000, 1 << 30, 1 << 30][rng.below(5)],
+            ..Config::default()
+        };
+        let [(on, n), (off, _)] = [true, false].map(|tier| {
+            let img = compile(&load(json.as_bytes()).expect("load")).expect("compile");
+            let mut vm = Vm::new(img, Config { tier, ..base.clone() }).expect("vm");
+            let n = vm.tier_regions();
+            let mut frames = Vec::new();
+            let sc = Scenario::green_flag();
+            for f in 0..30 {
+                let inputs: Vec<_> = sc.at(f).map(|(_, _, i)| i.clone()).collect();
+                vm.step_frame(&inputs);
+                frames.push(frame_line(&vm.observe(), &[]));
+                frames.push(state(&vm));
+            }
+            ((vm.stopped().cloned(), frames, vm.random_calls(), end_line(&vm)), n)
+        });
+        assert_eq!(on.0, off.0, "seed {seed}: stop, tier on vs off\n{json}");
+        if let Some(i) = on.1.iter().zip(&off.1).position(|(a, b)| a != b) {
+            panic!(
+                "seed {seed}: frame {} differs\ntier:        {}\ninterpreter: {}\n{json}",
+                i / 2,
+                on.1[i],
+                off.1[i]
+            );
+        }
+        assert_eq!(on, off, "seed {seed}: tier on vs off");
+        if let Some(stop) = on.0 {
+            reasons.push(stop.reason);
+        }
+        regions += n;
+    }
+    println!("{} of 160 halted; {regions} regions", reasons.len());
+    for want in
+        [StopReason::Work, StopReason::ListBytes, StopReason::StringLength, StopReason::Memory]
+    {
+        assert!(reasons.contains(&want), "no generated project halted on {want:?}: {reasons:?}");
+    }
+    assert!(regions > 160, "only {regions} regions compiled");
 }

@@ -2,7 +2,7 @@
 //! versions, the diff patch turns one into the other (scripts, variables, lists, broadcasts)
 //! in both directions, and the atoms give an edit distance of 0 to themselves and >0 to none.
 
-use gobo::scratch::project::diff::{diff_atoms, diff_patch, edit_distance};
+use gobo::scratch::project::diff::{diff_atoms, diff_patch, edit_distance, project_edit_distance};
 use gobo::scratch::project::patch::{
     apply_block_edits, edits_to_json, parse_block_edits, PatchOptions,
 };
@@ -61,4 +61,47 @@ fn edit_distance_of_atoms() {
         let nothing = edit_distance(&gold, &[]);
         assert_eq!((nothing.d_edit, nothing.missing.len()), (gold.len(), gold.len()), "{name}");
     }
+}
+
+fn patched(base: &Project, patch: &str) -> Project {
+    let edits = parse_block_edits(patch.as_bytes(), 100).unwrap();
+    let mut p = base.clone();
+    apply_block_edits(&mut p, &edits, &PatchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    p
+}
+
+#[test]
+fn patches_with_the_same_effect_score_the_same() {
+    let base = example("keys", "project.json");
+    // The gold wraps `change x by` in a new `forever` and adds a new `say` after it; the
+    // candidate does the same with other ids for the new blocks, and a shadow literal
+    // written as a number instead of text.
+    let wrap = |f: &str, s: &str, msg: &str| {
+        format!(
+            r#"[{{"op":"add","sprite_id":"Cat","block":{{"opcode":"control_forever","id":"{f}"}},"link":{{"wrap":["Cab13","Cab13"]}}}},
+               {{"op":"add","sprite_id":"Cat","block":{{"opcode":"looks_say","id":"{s}","inputs":{{"MESSAGE":{msg}}}}},"link":{{"after":"Cab17"}}}}]"#
+        )
+    };
+    let gold = patched(&base, &wrap("f1", "s1", "\"5\""));
+    let candidate = patched(&base, &wrap("zz", "q9", "5"));
+    let atoms = diff_atoms(&base, &gold);
+    assert_eq!(atoms.len(), 3, "{atoms:?}");
+    assert!(
+        atoms.iter().any(|a| a[0] == "move" && a[3] == "+control_forever.next<Cab12"),
+        "{atoms:?}"
+    );
+    let same = project_edit_distance(&base, &gold, &candidate);
+    assert_eq!((same.d_edit, same.matched.len()), (0, 3), "{same:?}");
+    // The gold scores 0 against itself, the unchanged base |E_gold|.
+    assert_eq!(project_edit_distance(&base, &gold, &gold).d_edit, 0);
+    assert_eq!(project_edit_distance(&base, &gold, &base).d_edit, 3);
+    // One more change is one more atom; a different literal is one missing and one extra.
+    let more = patched(
+        &candidate,
+        r#"{"op":"modify","sprite_id":"Cat","block_id":"Cab15","path":"inputs/DY","value":3}"#,
+    );
+    assert_eq!(project_edit_distance(&base, &gold, &more).d_edit, 1);
+    let other = patched(&base, &wrap("f1", "s1", "6"));
+    let d = project_edit_distance(&base, &gold, &other);
+    assert_eq!((d.d_edit, d.missing.len(), d.extra.len()), (2, 1, 1), "{d:?}");
 }

@@ -151,6 +151,40 @@ fn tier_equals_interpreter_on_every_project() {
     }
 }
 
+/// Every loop of the compute workloads runs in the tier, those with `join`, `letter of` and
+/// list changes (which the run budgets charge) included.
+#[test]
+fn every_loop_of_the_compute_workloads_compiles() {
+    use gobo::scratch::image::Sop;
+    for name in [
+        "warp7_1m",
+        "loop1m_warp",
+        "sort_bubble_warp",
+        "sort_insertion_warp",
+        "primes_warp",
+        "collatz_warp",
+        "strings_warp",
+        "compute_nowarp",
+    ] {
+        let path = root().join(format!("benches/workloads/scratch/{name}.project.json"));
+        let img = compile(&load(&std::fs::read(path).expect("workload")).expect("load"))
+            .expect("compile");
+        let loops = img
+            .stmts
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s.op,
+                    Sop::Repeat | Sop::Forever | Sop::While | Sop::RepeatUntil | Sop::ForEach(_)
+                )
+            })
+            .count();
+        let vm = Vm::new(img, Config::default()).expect("vm");
+        assert!(loops > 0, "{name}: no loop");
+        assert_eq!(vm.tier_regions(), loops, "{name}: loops left to the interpreter");
+    }
+}
+
 #[test]
 fn tier_equals_interpreter_on_generated_projects() {
     let mut regions = 0;

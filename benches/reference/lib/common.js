@@ -52,6 +52,11 @@ function checkState (w, observed) {
     return failures;
 }
 
+/** Adds to `all` the failures of one more run that it does not list yet. */
+function addFailures (all, more) {
+    for (const f of more) if (!all.includes(f)) all.push(f);
+}
+
 /** Turns timed runs into the result line for one workload. */
 function resultLine (impl, w, runs, extra) {
     const ms = median(runs.map(r => r.ms));
@@ -68,4 +73,4 @@ function resultLine (impl, w, runs, extra) {
 function emit (line) { process.stdout.write(`${JSON.stringify(line)}\n`); }
 function progress (msg) { process.stderr.write(`${msg}\n`); }
 
-module.exports = {parseArgs, loadWorkloads, median, checkState, resultLine, emit, progress};
+module.exports = {parseArgs, loadWorkloads, median, checkState, addFailures, resultLine, emit, progress};

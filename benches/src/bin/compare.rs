@@ -1,7 +1,9 @@
 //! `compare`: runs the benchmark workloads in gobo and in every installed reference
 //! implementation, in one run, and prints a Markdown table with each figure and the ratio.
 //! Normally started through `benches/compare.sh`. References that are not installed are
-//! skipped with the reason; nothing here makes the command fail except bad arguments.
+//! skipped with the reason. The command fails (exit code 1, after the table) when gobo or a
+//! reference missed a workload's expected end state (`check` in `workloads.json`) or its
+//! oracle in any run, and with code 2 on bad arguments.
 
 use std::path::PathBuf;
 
@@ -172,4 +174,21 @@ fn main() {
          How it is measured: docs/performance.md.",
         args.runs
     );
+    let mut wrong: Vec<String> = lines
+        .iter()
+        .filter_map(|line| match &line.gobo {
+            Outcome::Figure(Figure { note: Some(n), .. }) => {
+                Some(format!("gobo {}: {n}", line.workload))
+            }
+            _ => None,
+        })
+        .collect();
+    wrong.extend(rows.iter().filter(|r| !r.checked).map(|r| {
+        let why = r.note.as_deref().unwrap_or("end state not as expected");
+        format!("{} {}: {why}", r.implementation, r.workload)
+    }));
+    if !wrong.is_empty() {
+        eprintln!("compare: {} result(s) wrong: {}", wrong.len(), wrong.join("; "));
+        std::process::exit(1);
+    }
 }

@@ -10,6 +10,7 @@ mod conform;
 mod convert;
 mod diff_trace;
 mod draw;
+mod edit_distance;
 mod exit;
 mod forge;
 mod json_out;
@@ -64,6 +65,8 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Apply or invert a block-edit or JSON patch on a Scratch project (docs/patches.md).
     Patch(patch::PatchArgs),
+    /// ScratchEval's edit distance d_edit of a candidate fix to the gold fix (docs/patches.md).
+    EditDistance(edit_distance::EditDistanceArgs),
     /// Apply an RFC 6902 JSON Patch to any JSON document (docs/patches.md).
     JsonPatch(json_patch::JsonPatchArgs),
     /// Print what a ScratchWorld composite-mode agent sees of a project (docs/observation.md).
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Patch(args) => patch::run(args),
+        Command::EditDistance(args) => edit_distance::run(args),
         Command::JsonPatch(args) => json_patch::run(args),
         Command::Observe(args) => observe::run(args),
         Command::Serve(args) => serve::run(args),

@@ -29,6 +29,7 @@ async fn health_ready_and_openapi() {
         "/v1/xlogo/prompt",
         "/v1/draw/eval",
         "/v1/projects/validate",
+        "/v1/projects/edit-distance",
         "/v1/batch",
         "/v1/batch/{id}",
         "/v1/batch/{id}/results",
@@ -321,5 +322,48 @@ async fn projects_validate_like_gobo_validate() {
     let unreadable = s.post("/v1/projects/validate", &json!({"project": {"targets": "x"}})).await;
     assert_eq!(unreadable.status, 422);
     assert_eq!(unreadable.code(), "bad_project");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn projects_edit_distance_like_gobo_edit_distance() {
+    let s = TestServer::new("edit-distance");
+    let broken = read("examples/scratch/keys/broken.json");
+    let fixed = read("examples/scratch/keys/project.json");
+    let body = |candidate: &str| {
+        format!("{{\"base\": {broken}, \"gold\": {fixed}, \"candidate\": {candidate}}}")
+    };
+    let gold = s.post_text("/v1/projects/edit-distance", &body(&fixed)).await;
+    assert_eq!(gold.status, 200, "{}", gold.text());
+    assert_eq!(gold.json()["d_edit"], 0);
+    assert_eq!(gold.json()["matched"], json!([["modify", "Cat", "Cab15", "inputs/DY", "10"]]));
+    // The unchanged base misses the one gold edit; a candidate as .sb3-less base64 text of
+    // project.json scores the same as the object.
+    let none = s.post_text("/v1/projects/edit-distance", &body(&broken)).await;
+    assert_eq!(
+        (none.json()["d_edit"].as_u64(), none.json()["missing"].as_array().map(Vec::len)),
+        (Some(1), Some(1))
+    );
+    let b64 =
+        json!(base64::engine::general_purpose::STANDARD.encode(broken.as_bytes())).to_string();
+    let none64 = s.post_text("/v1/projects/edit-distance", &body(&b64)).await;
+    assert_eq!(none64.json(), none.json());
+    // A wrong fix: the gold edit missing, its own edit extra.
+    let mut wrong: Value = serde_json::from_str(&fixed).unwrap();
+    let dy = wrong.pointer_mut("/targets/1/blocks/Cab15/inputs/DY/1/1").expect("Cat's DY");
+    *dy = json!("11");
+    let wrong = wrong.to_string();
+    let w = s.post_text("/v1/projects/edit-distance", &body(&wrong)).await;
+    assert_eq!(w.json()["d_edit"], 2, "{}", w.text());
+    let unreadable = s
+        .post(
+            "/v1/projects/edit-distance",
+            &json!({"base": {"targets": "x"}, "gold": {}, "candidate": {}}),
+        )
+        .await;
+    assert_eq!(unreadable.status, 422);
+    assert_eq!(unreadable.code(), "bad_project");
+    let missing = s.post("/v1/projects/edit-distance", &json!({"base": {}})).await;
+    assert_eq!(missing.status, 422, "{}", missing.text());
     s.stop().await;
 }

@@ -138,25 +138,16 @@ impl Blocks for Vm {
             Rop::LetterOf => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
-                if !self.spend(o::str_len(&b)) {
-                    return Value::empty();
-                }
-                o::letter_of(&a, &b)
+                o::letter_of_charged(&a, &b, self)
             }
             Rop::Length => {
                 let a = self.arg_in(img, args, 0, t);
-                if !self.spend(o::str_len(&a)) {
-                    return Value::Num(0.0);
-                }
-                o::length(&a)
+                o::length_charged(&a, self)
             }
             Rop::Contains => {
                 let a = self.arg_in(img, args, 0, t);
                 let b = self.arg_in(img, args, 1, t);
-                if !self.spend(o::str_len(&a)) {
-                    return Value::Bool(false);
-                }
-                o::contains(&a, &b)
+                o::contains_charged(&a, &b, self)
             }
             Rop::Round => {
                 let a = self.arg_in(img, args, 0, t);

@@ -8,6 +8,7 @@ use crate::scratch::image::ops::MathFn;
 use crate::scratch::image::Rop;
 use crate::scratch::value::cast::{self, to_number};
 use crate::scratch::value::Value;
+use crate::scratch::vm::budget::Charge;
 use crate::scratch::vm::random::Mulberry32;
 
 /// add, subtract, multiply, divide, mod on values.
@@ -154,6 +155,47 @@ pub fn contains(a: &Value, b: &Value) -> Value {
     })
 }
 
+/// `letter (n) of (text)` under the work budget (scanning `text` is work); "" once halted.
+pub(crate) fn letter_of_charged(n: &Value, text: &Value, c: &mut impl Charge) -> Value {
+    if !c.spend(str_len(text)) {
+        return Value::empty();
+    }
+    letter_of(n, text)
+}
+
+/// `length of` under the work budget; 0 once halted.
+pub(crate) fn length_charged(v: &Value, c: &mut impl Charge) -> Value {
+    if !c.spend(str_len(v)) {
+        return Value::Num(0.0);
+    }
+    length(v)
+}
+
+/// `contains` under the work budget (scanning `a`); false once halted.
+pub(crate) fn contains_charged(a: &Value, b: &Value, c: &mut impl Charge) -> Value {
+    if !c.spend(str_len(a)) {
+        return Value::Bool(false);
+    }
+    contains(a, b)
+}
+
+/// Whether `join a b` fits the string budget (`Config::max_string_len`; charged as work and
+/// growth): when not, the run halts (scratch-vm throws `RangeError: Invalid string length`)
+/// and `join` reports "".
+pub(crate) fn join_fits(a: &Value, b: &Value, c: &mut impl Charge) -> bool {
+    c.string_fits(text_len(a) + text_len(b), &|| text_units(a) + text_units(b))
+}
+
+/// `join` in the VM's buffer `buf` ([`join`]), which is dropped when it grew past
+/// [`TEXT_BUF_KEEP`]. Call [`join_fits`] first.
+pub(crate) fn join_kept(buf: &mut String, a: &Value, b: &Value) -> Value {
+    let v = join(buf, a, b);
+    if buf.capacity() > TEXT_BUF_KEEP {
+        *buf = String::new();
+    }
+    v
+}
+
 /// `parseFloat(x.toFixed(10))`.
 fn round10(x: f64) -> f64 {
     use crate::scratch::value::number::{js_to_fixed, parse_js_number};
@@ -209,15 +251,10 @@ impl crate::scratch::vm::Vm {
     /// `operator_join` under the string budget (`Config::max_string_len`): a result longer
     /// than it halts the run (scratch-vm throws `RangeError: Invalid string length`).
     pub(crate) fn join(&mut self, a: &Value, b: &Value) -> Value {
-        let bytes = text_len(a) + text_len(b);
-        if !self.string_fits(bytes, |_| text_units(a) + text_units(b)) {
+        if !join_fits(a, b, self) {
             return Value::empty();
         }
-        let v = join(&mut self.text_buf, a, b);
-        if self.text_buf.capacity() > TEXT_BUF_KEEP {
-            self.text_buf = String::new();
-        }
-        v
+        join_kept(&mut self.text_buf, a, b)
     }
 }
 

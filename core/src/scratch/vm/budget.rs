@@ -127,6 +127,181 @@ pub(crate) struct Budget {
     pub halt: Option<Stop>,
 }
 
+impl Budget {
+    /// Add `units` of work; true when the frame's work is then over `max`.
+    #[inline]
+    fn add_work(&mut self, units: usize, max: u64) -> bool {
+        self.work = self.work.saturating_add(units as u64);
+        self.work > max
+    }
+
+    /// Add `add` list bytes unless the total would exceed `max` (then false, unchanged).
+    fn add_list_bytes(&mut self, add: usize, max: usize) -> bool {
+        let total = self.list_bytes.saturating_add(add);
+        if total > max {
+            return false;
+        }
+        self.list_bytes = total;
+        true
+    }
+
+    /// Account `bytes` of growth; true when the whole memory estimate is due for a
+    /// comparison with `max_memory` (every [`SCAN_EVERY`] bytes, or an eighth of it).
+    fn scan_due(&mut self, bytes: usize, max_memory: usize) -> bool {
+        self.since_scan = self.since_scan.saturating_add(bytes);
+        if self.since_scan < SCAN_EVERY.min(max_memory / 8) {
+            return false;
+        }
+        self.since_scan = 0;
+        true
+    }
+}
+
+/// What the size-proportional blocks (strings built or scanned, list changes and scans)
+/// charge, implemented by the VM and by the register tier's [`Meter`], so both halt at the
+/// same block for the same reason. Every method returns false when the run is (then)
+/// halted; the block then does what the VM's does after a halt (leaves its list unchanged,
+/// reports the empty value).
+pub(crate) trait Charge {
+    /// [`Vm::spend`].
+    fn spend(&mut self, units: usize) -> bool;
+    /// [`Vm::list_grow`].
+    fn list_grow(&mut self, add: usize) -> bool;
+    /// [`Vm::list_shrink`].
+    fn list_shrink(&mut self, removed: usize);
+    /// Account `bytes` of list items again that [`Charge::list_shrink`] just released,
+    /// without a check (a replacement that did not fit puts the old item's bytes back).
+    fn list_restore(&mut self, bytes: usize);
+    /// [`Vm::string_fits`], with the units counted by `units` only when needed.
+    fn string_fits(&mut self, bytes: usize, units: &dyn Fn() -> usize) -> bool;
+}
+
+impl Charge for Vm {
+    fn spend(&mut self, units: usize) -> bool {
+        Vm::spend(self, units)
+    }
+    fn list_grow(&mut self, add: usize) -> bool {
+        Vm::list_grow(self, add)
+    }
+    fn list_shrink(&mut self, removed: usize) {
+        Vm::list_shrink(self, removed);
+    }
+    fn list_restore(&mut self, bytes: usize) {
+        self.budget.list_bytes += bytes;
+    }
+    fn string_fits(&mut self, bytes: usize, units: &dyn Fn() -> usize) -> bool {
+        Vm::string_fits(self, bytes, |_| units())
+    }
+}
+
+#[cfg(feature = "tier")]
+/// The limits a [`Meter`] checks (the budget fields of [`Config`](super::Config)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub max_string_len: usize,
+    pub max_list_bytes: usize,
+    pub max_memory: usize,
+    pub max_frame_work: u64,
+}
+
+#[cfg(feature = "tier")]
+/// The budgets as the register tier charges them while a region runs: the VM's [`Budget`]
+/// itself, with the memory estimate split in what the region cannot change (`fixed`,
+/// measured when it is entered, its variables moved out) and what it can (list bytes, the
+/// VM's `join` buffer, the strings its variable registers hold, counted by the region).
+/// A budget that runs out is `tripped`; the VM halts with it when the region returns.
+#[derive(Debug)]
+pub(crate) struct Meter<'a> {
+    pub budget: &'a mut Budget,
+    pub lim: Limits,
+    /// The join buffer (`Vm::text_buf`).
+    pub text: &'a mut alloc::string::String,
+    /// Accounted bytes the region cannot change.
+    pub fixed: usize,
+    /// The budget that ran out, and its limit.
+    pub tripped: Option<(StopReason, u64)>,
+}
+
+#[cfg(feature = "tier")]
+impl Meter<'_> {
+    /// Whether the run is halted (before or while the region runs).
+    #[inline]
+    pub(crate) fn halted(&self) -> bool {
+        self.tripped.is_some() || self.budget.halt.is_some()
+    }
+
+    fn trip(&mut self, reason: StopReason, limit: u64) {
+        if !self.halted() {
+            self.tripped = Some((reason, limit));
+        }
+    }
+
+    /// Account `bytes` of growth when that does not make a memory scan due (true); false
+    /// leaves everything as it was (the caller takes the full path).
+    #[inline]
+    pub(crate) fn grow_quiet(&mut self, bytes: usize) -> bool {
+        let since = self.budget.since_scan.saturating_add(bytes);
+        if self.halted() || since >= SCAN_EVERY.min(self.lim.max_memory / 8) {
+            return false;
+        }
+        self.budget.since_scan = since;
+        true
+    }
+
+    /// [`Vm::grow`], with `live` the bytes the region's variable registers hold now.
+    fn grow(&mut self, bytes: usize, live: &dyn Fn() -> usize) -> bool {
+        if self.budget.scan_due(bytes, self.lim.max_memory) {
+            let estimate = self.fixed + self.budget.list_bytes + self.text.capacity() + live();
+            if estimate > self.lim.max_memory {
+                self.trip(StopReason::Memory, self.lim.max_memory as u64);
+            }
+        }
+        !self.halted()
+    }
+}
+
+#[cfg(feature = "tier")]
+/// A [`Meter`] with the view of the region's variable registers its memory scans need.
+pub(crate) struct Metered<'m, 'a> {
+    pub meter: &'m mut Meter<'a>,
+    /// Bytes of the strings the region's variables hold now.
+    pub live: &'m dyn Fn() -> usize,
+}
+
+#[cfg(feature = "tier")]
+impl Charge for Metered<'_, '_> {
+    fn spend(&mut self, units: usize) -> bool {
+        let m = &mut *self.meter;
+        if m.budget.add_work(units, m.lim.max_frame_work) {
+            m.trip(StopReason::Work, m.lim.max_frame_work);
+        }
+        !m.halted()
+    }
+    fn list_grow(&mut self, add: usize) -> bool {
+        let m = &mut *self.meter;
+        if !m.budget.add_list_bytes(add, m.lim.max_list_bytes) {
+            m.trip(StopReason::ListBytes, m.lim.max_list_bytes as u64);
+            return false;
+        }
+        m.grow(add, self.live)
+    }
+    fn list_shrink(&mut self, removed: usize) {
+        self.meter.budget.list_bytes = self.meter.budget.list_bytes.saturating_sub(removed);
+    }
+    fn list_restore(&mut self, bytes: usize) {
+        self.meter.budget.list_bytes += bytes;
+    }
+    fn string_fits(&mut self, bytes: usize, units: &dyn Fn() -> usize) -> bool {
+        let m = &mut *self.meter;
+        let max = m.lim.max_string_len;
+        if bytes > max && units() > max {
+            m.trip(StopReason::StringLength, max as u64);
+            return false;
+        }
+        self.spend(bytes) && self.meter.grow(bytes, self.live)
+    }
+}
+
 /// Accounted bytes of one list item: the value plus its string's bytes (a string shared by
 /// several items is counted for each, as each is a separate item to the program).
 #[inline]
@@ -199,11 +374,9 @@ impl Vm {
     /// Account `bytes` of growth; every [`SCAN_EVERY`] bytes the whole estimate is compared
     /// with `max_memory`. Returns false (and halts) when over.
     pub(crate) fn grow(&mut self, bytes: usize) -> bool {
-        self.budget.since_scan = self.budget.since_scan.saturating_add(bytes);
-        if self.budget.since_scan < SCAN_EVERY.min(self.cfg.max_memory / 8) {
+        if !self.budget.scan_due(bytes, self.cfg.max_memory) {
             return !self.halted();
         }
-        self.budget.since_scan = 0;
         if self.memory_estimate() > self.cfg.max_memory {
             self.halt(StopReason::Memory, self.cfg.max_memory as u64);
         }
@@ -218,8 +391,7 @@ impl Vm {
     /// Spend `units` of size-proportional work. Returns false (and halts) when over budget.
     #[inline]
     pub(crate) fn spend(&mut self, units: usize) -> bool {
-        self.budget.work = self.budget.work.saturating_add(units as u64);
-        if self.budget.work > self.cfg.max_frame_work {
+        if self.budget.add_work(units, self.cfg.max_frame_work) {
             self.halt(StopReason::Work, self.cfg.max_frame_work);
         }
         !self.halted()
@@ -228,12 +400,10 @@ impl Vm {
     /// Account list items added (`add > 0`) or removed. Returns false (and halts) when the
     /// total would exceed `max_list_bytes` (the caller then leaves the list unchanged).
     pub(crate) fn list_grow(&mut self, add: usize) -> bool {
-        let total = self.budget.list_bytes.saturating_add(add);
-        if total > self.cfg.max_list_bytes {
+        if !self.budget.add_list_bytes(add, self.cfg.max_list_bytes) {
             self.halt(StopReason::ListBytes, self.cfg.max_list_bytes as u64);
             return false;
         }
-        self.budget.list_bytes = total;
         self.grow(add)
     }
 

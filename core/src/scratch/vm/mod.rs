@@ -357,7 +357,7 @@ impl Vm {
             img.targets.iter().any(|t| t.scripts.iter().any(|s| s.hat == Hat::MakeyCode)),
         );
         #[cfg(feature = "tier")]
-        let tier = tier::Tier::new(&img, &consts, cfg.tier);
+        let tier = tier::Tier::new(&img, &consts, &shapes, cfg.tier);
         let mut vm = Vm {
             #[cfg(feature = "tier")]
             tier,

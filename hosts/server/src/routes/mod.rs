@@ -45,6 +45,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/xlogo/prompt", post(xlogo::xlogo_prompt))
         .route("/v1/draw/eval", post(draw::draw_eval))
         .route("/v1/projects/validate", post(projects::validate_handler))
+        .route("/v1/projects/edit-distance", post(projects::edit_distance_handler))
         .route("/v1/projects/patch", post(patches::patch_handler))
         .route("/v1/projects/invert", post(patches::invert_handler))
         .route("/v1/projects/diff", post(patches::diff_handler))

@@ -1,13 +1,15 @@
 //! Project endpoints: `POST /v1/projects/validate` (the document of `gobo validate --json`,
-//! `gobo::scratch::project::validate`). An invalid project is a 200 with `valid: false`; a
-//! project that cannot be read at all is a 422.
+//! `gobo::scratch::project::validate`) and `POST /v1/projects/edit-distance` (the document of
+//! `gobo edit-distance --json`, `gobo::scratch::project::diff::project_edit_distance`). An
+//! invalid project is a 200 with `valid: false`; a project that cannot be read at all is a 422.
 
 use std::sync::Arc;
 
 use axum::extract::State;
 use axum::Json;
+use gobo::scratch::project::diff::project_edit_distance;
 use gobo::scratch::project::validate::{validate_with, Context, Validation};
-use gobo::scratch::project::{load_with, LoadOptions};
+use gobo::scratch::project::{load_with, LoadOptions, Project};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
@@ -55,4 +57,52 @@ pub async fn validate_handler(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let a = Arc::clone(&app);
     app.pool.run(move || validate(&a.engine, &req)).await?.map(Json)
+}
+
+/// `POST /v1/projects/edit-distance`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditDistanceRequest {
+    /// The buggy project both fixes start from.
+    #[schema(value_type = crate::input::ProjectInput)]
+    pub base: Box<RawValue>,
+    /// The gold fix.
+    #[schema(value_type = crate::input::ProjectInput)]
+    pub gold: Box<RawValue>,
+    /// The candidate fix (the base with the model's patch applied).
+    #[schema(value_type = crate::input::ProjectInput)]
+    pub candidate: Box<RawValue>,
+}
+
+fn load_project(engine: &Engine, raw: &RawValue, path: &str) -> Result<Project, ApiError> {
+    let files = project_files(raw, &engine.blobs, path)?;
+    load_with(&files.project_json, &LoadOptions { repair_references: true })
+        .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at(path))
+}
+
+fn edit_distance(
+    engine: &Engine,
+    req: &EditDistanceRequest,
+) -> Result<serde_json::Value, ApiError> {
+    let base = load_project(engine, &req.base, "base")?;
+    let gold = load_project(engine, &req.gold, "gold")?;
+    let candidate = load_project(engine, &req.candidate, "candidate")?;
+    serde_json::to_value(project_edit_distance(&base, &gold, &candidate))
+        .map_err(|e| ApiError::internal(e.to_string()))
+}
+
+/// ScratchEval's edit distance of a candidate fix to the gold fix.
+///
+/// The document of `gobo edit-distance --json`: `{d_edit, matched, missing, extra}`, the atoms
+/// of `diff(base, gold)` and `diff(base, candidate)` (SPEC §2.8; docs/patches.md).
+#[utoipa::path(post, path = "/v1/projects/edit-distance", tag = "projects",
+    request_body = EditDistanceRequest,
+    responses((status = 200, description = "The distance and the atoms", body = Object),
+        (status = 422, description = "A project cannot be read", body = ErrorBody)))]
+pub async fn edit_distance_handler(
+    State(app): State<Arc<App>>,
+    ApiJson(req): ApiJson<EditDistanceRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let a = Arc::clone(&app);
+    app.pool.run(move || edit_distance(&a.engine, &req)).await?.map(Json)
 }

@@ -9,7 +9,8 @@
 //!   is its opcodes, fields and literals (new ids ignored).
 //! - `["move", target, block_id, anchor, slot]`: a block of both whose place differs (places are
 //!   compared skipping new and removed blocks, so inserting a block does not move its
-//!   neighbours).
+//!   neighbours; a new anchor is named by opcode and place, `+control_forever.next<Cab1`, since
+//!   its id is arbitrary).
 //! - `["modify", target, block_id, path, value]`: `opcode`, `fields/N`, `inputs/N` (a shadow's
 //!   literal), `mutation/A`; literals canonical as Scratch compares them (numeric text as a
 //!   number), variable/list/broadcast fields by name (their ids are ignored: a new variable's
@@ -22,7 +23,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::super::blocks::{Block, BlockIdx, Blocks, InputValue, Primitive};
 use super::super::edit::Owner;
@@ -144,19 +145,30 @@ fn signature(blocks: &Blocks, idx: BlockIdx, keep: &dyn Fn(&str) -> bool) -> Str
 }
 
 /// Where a block hangs, described by the nearest block that `skip` does not skip (climbing
-/// `next` links over skipped blocks): `(anchor, slot)`.
-fn place(blocks: &Blocks, idx: BlockIdx, skip: &dyn Fn(&str) -> bool) -> (String, String) {
+/// `next` links over skipped blocks): `(anchor, slot)`. An anchor that `fresh` accepts (a block
+/// new in this version, whose id is arbitrary) is named without its id, by its opcode and where
+/// it hangs in turn: `+control_forever.next<Cab1` (a new `forever` after `Cab1`), so two
+/// patches that wrap the same blocks in the same new block give the same atom.
+fn place(
+    blocks: &Blocks,
+    idx: BlockIdx,
+    skip: &dyn Fn(&str) -> bool,
+    fresh: &dyn Fn(&str) -> bool,
+) -> (String, String) {
     let mut at = idx;
+    // `+opcode.slot<` for each new anchor climbed, innermost first.
+    let mut chain = String::new();
+    let mut first: Option<String> = None;
     for _ in 0..=blocks.len() {
-        match blocks.owner(at) {
-            Owner::Root => return ("top".into(), "top".into()),
+        let (anchor, here) = match blocks.owner(at) {
+            Owner::Root => (String::from("top"), String::from("top")),
             Owner::Next(p) => {
                 let pid = blocks.id_of(p);
                 if skip(&pid) {
                     at = p;
                     continue;
                 }
-                return (pid, "next".into());
+                (pid, String::from("next"))
             }
             Owner::Input(p, n) | Owner::Shadow(p, n) => {
                 let name = blocks
@@ -164,9 +176,25 @@ fn place(blocks: &Blocks, idx: BlockIdx, skip: &dyn Fn(&str) -> bool) -> (String
                     .and_then(|b| b.inputs.get(n))
                     .map(|i| i.name.clone())
                     .unwrap_or_default();
-                return (blocks.id_of(p), name);
+                (blocks.id_of(p), name)
             }
+        };
+        if first.is_none() {
+            first = Some(here);
+        } else {
+            chain.push_str(&here);
+            chain.push('<');
         }
+        let new_anchor = blocks.index_of(&anchor).filter(|_| fresh(&anchor));
+        if let Some((i, b)) = new_anchor.and_then(|i| Some((i, blocks.get(i)?))) {
+            chain.push('+');
+            chain.push_str(&b.opcode);
+            chain.push('.');
+            at = i;
+            continue;
+        }
+        chain.push_str(&anchor);
+        return (chain, first.unwrap_or_default());
     }
     ("top".into(), "top".into())
 }
@@ -283,7 +311,7 @@ fn target_atoms(ta: &Target, tb: &Target, t: &str, out: &mut BTreeSet<Atom>) {
             // The head of a new region: its owner is not new (or it is a root).
             let owner_new = bb.owner(i).block().is_some_and(|p| new_in_b(&bb.id_of(p)));
             if !owner_new {
-                let (anchor, slot) = place(bb, i, &|_| false);
+                let (anchor, slot) = place(bb, i, &|_| false, &|_| false);
                 let sig = signature(bb, i, &new_in_b);
                 out.insert(atom(&["add", t, &anchor, &slot, &sig]));
             }
@@ -292,8 +320,8 @@ fn target_atoms(ta: &Target, tb: &Target, t: &str, out: &mut BTreeSet<Atom>) {
         let Some(j) = ba.index_of(&blk.id) else { continue };
         let Some(old) = ba.get(j) else { continue };
         block_modifies(ba, old, bb, blk, t, out);
-        let before = place(ba, j, &gone_in_a);
-        let after = place(bb, i, &new_in_b);
+        let before = place(ba, j, &gone_in_a, &|_| false);
+        let after = place(bb, i, &new_in_b, &new_in_b);
         if before != after {
             out.insert(atom(&["move", t, &blk.id, &after.0, &after.1]));
         }
@@ -355,7 +383,7 @@ fn block_modifies(
 }
 
 /// ScratchEval's edit distance: `d = |gold Δ model|`, with the atoms each side has alone.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EditDistance {
     /// The size of the symmetric difference.
     pub d_edit: usize,
@@ -365,6 +393,13 @@ pub struct EditDistance {
     pub missing: Vec<Atom>,
     /// Model atoms the gold lacks.
     pub extra: Vec<Atom>,
+}
+
+/// ScratchEval's `d_edit` from project differences (SPEC §2.8): `E_gold = diff(base, gold)`,
+/// `E_model = diff(base, candidate)`, so two candidates with the same effect score the same,
+/// the gold itself scores 0 and an unchanged base scores `|E_gold|`.
+pub fn project_edit_distance(base: &Project, gold: &Project, candidate: &Project) -> EditDistance {
+    edit_distance(&diff_atoms(base, gold), &diff_atoms(base, candidate))
 }
 
 /// `d_edit` between the gold fix's atoms and the model's (both from the same base).

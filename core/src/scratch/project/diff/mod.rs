@@ -5,5 +5,5 @@
 mod atoms;
 mod patch;
 
-pub use atoms::{canonical, diff_atoms, edit_distance, Atom, EditDistance};
+pub use atoms::{canonical, diff_atoms, edit_distance, project_edit_distance, Atom, EditDistance};
 pub use patch::{diff_patch, DiffError};

@@ -1,8 +1,14 @@
 //! The tier's compiler: a loop statement of the program image, with everything nested in it,
 //! to a [`Region`] of register code, when every block in it is one the tier runs (variables,
-//! list items and lengths, operators on numbers, comparisons and logic, `if`, the loops, the
-//! hidden counter); any other block (one the run budgets account, a hoisted input, or more
-//! registers than [`MAX_REGS`]) leaves the loop to the interpreter.
+//! lists, operators, `if`, the loops, the hidden counter); any other block (or a hoisted
+//! input, or more registers than [`MAX_REGS`]) leaves the loop to the interpreter.
+//!
+//! Blocks the run budgets charge (`join`, `letter of`, `length of`, `contains`, list changes
+//! and scans) charge them in the region as in the VM, and after them the region looks for a
+//! halt ([`Op::HaltCheck`]) exactly where the interpreter does: after each statement it
+//! steps on its own, or at the end of a fused loop's body and after a fused `if` (the
+//! statement shapes of `vm::fast`), so a halt leaves the same work done with the tier on or
+//! off.
 //!
 //! Inputs are compiled in the order the VM's block implementations evaluate them, so random
 //! draws happen in the same order. Variables, lists, parameters and literals get fixed
@@ -19,6 +25,7 @@ use super::exec::Cell;
 use crate::scratch::image::{Expr, ExprId, Image, Rop, Slot, Sop, StmtId};
 use crate::scratch::value::number::{parse_js_number, JsNum};
 use crate::scratch::value::Value;
+use crate::scratch::vm::fast::Shape;
 
 /// Why a loop is left to the interpreter (only used to stop compiling).
 #[derive(Debug)]
@@ -29,7 +36,7 @@ type Res<T> = Result<T, Reject>;
 /// The regions of every loop statement of `img` that the tier can run: for each statement,
 /// the index of its region (or `u32::MAX`), and the regions. `consts` are the image's
 /// literals as values.
-pub(crate) fn regions(img: &Image, consts: &[Value]) -> (Vec<u32>, Vec<Region>) {
+pub(crate) fn regions(img: &Image, consts: &[Value], shapes: &[Shape]) -> (Vec<u32>, Vec<Region>) {
     let mut by_stmt = vec![u32::MAX; img.stmts.len()];
     let mut out = Vec::new();
     let mut seen = vec![false; img.stmts.len()];
@@ -40,7 +47,7 @@ pub(crate) fn regions(img: &Image, consts: &[Value]) -> (Vec<u32>, Vec<Region>) 
         ) {
             continue;
         }
-        let mut b = Builder::new(img, consts, &mut seen);
+        let mut b = Builder::new(img, consts, shapes, &mut seen);
         let region = b.region(id as StmtId);
         b.unsee();
         if let Ok(r) = region {
@@ -79,6 +86,12 @@ fn literal(v: &Value) -> Cell {
 struct Builder<'a> {
     img: &'a Image,
     consts: &'a [Value],
+    shapes: &'a [Shape],
+    /// Inside a statement the interpreter runs fused (a [`Shape::Loop`] or
+    /// [`Shape::Branch`] it reached on its own): it looks for a halt only after it.
+    fused: bool,
+    /// Budget-charging operations emitted so far.
+    charged: usize,
     code: Vec<Op>,
     vars: Vec<(Slot, Reg)>,
     lists: Vec<Slot>,
@@ -100,10 +113,18 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(img: &'a Image, consts: &'a [Value], seen: &'a mut Vec<bool>) -> Builder<'a> {
+    fn new(
+        img: &'a Image,
+        consts: &'a [Value],
+        shapes: &'a [Shape],
+        seen: &'a mut Vec<bool>,
+    ) -> Builder<'a> {
         Builder {
             img,
             consts,
+            shapes,
+            fused: false,
+            charged: 0,
             code: Vec::new(),
             vars: Vec::new(),
             lists: Vec::new(),
@@ -155,6 +176,7 @@ impl<'a> Builder<'a> {
             inner_counters: core::mem::take(&mut self.inner_counters),
             paths: core::mem::take(&mut self.paths),
             local_global_overlap,
+            charges: self.charged > 0,
             fixed: self.fixed,
             low_temp: self.low_temp,
         })
@@ -163,6 +185,23 @@ impl<'a> Builder<'a> {
     fn emit(&mut self, op: Op) -> Res<u32> {
         if self.code.len() >= MAX_OPS {
             return Err(Reject);
+        }
+        if matches!(
+            op,
+            Op::Join { .. }
+                | Op::Letter { .. }
+                | Op::Length { .. }
+                | Op::Contains { .. }
+                | Op::ItemNum { .. }
+                | Op::ListHas { .. }
+                | Op::Contents { .. }
+                | Op::ListAdd { .. }
+                | Op::ListDelete { .. }
+                | Op::ListClear { .. }
+                | Op::ListInsert { .. }
+                | Op::ListReplace { .. }
+        ) {
+            self.charged += 1;
         }
         self.code.push(op);
         Ok((self.code.len() - 1) as u32)
@@ -338,7 +377,15 @@ impl<'a> Builder<'a> {
                     _ => Op::Mod { d, a, b },
                 }
             }
-            Rop::Gt | Rop::Lt | Rop::Eq | Rop::And | Rop::Or | Rop::Random => {
+            Rop::Gt
+            | Rop::Lt
+            | Rop::Eq
+            | Rop::And
+            | Rop::Or
+            | Rop::Join
+            | Rop::LetterOf
+            | Rop::Contains
+            | Rop::Random => {
                 let a = self.input(args, 0)?;
                 let b = self.input(args, 1)?;
                 match op {
@@ -347,16 +394,29 @@ impl<'a> Builder<'a> {
                     Rop::Eq => Op::Eq { d, a, b },
                     Rop::And => Op::And { d, a, b },
                     Rop::Or => Op::Or { d, a, b },
+                    Rop::Join => Op::Join { d, a, b },
+                    Rop::LetterOf => Op::Letter { d, a, b },
+                    Rop::Contains => Op::Contains { d, a, b },
                     _ => Op::Random { d, a, b },
                 }
             }
             Rop::Not => Op::Not { d, a: self.input(args, 0)? },
+            Rop::Length => Op::Length { d, a: self.input(args, 0)? },
+            Rop::ListContents(s) => Op::Contents { d, l: self.list(*s)? },
             Rop::Round => Op::Round { d, a: self.input(args, 0)? },
             Rop::MathOp(f) => Op::Math { d, a: self.input(args, 0)?, f: *f },
             Rop::LengthOfList(s) => Op::ListLen { d, l: self.list(*s)? },
             Rop::ItemOfList(s) => {
                 let l = self.list(*s)?;
                 Op::Item { d, l, a: self.input(args, 0)? }
+            }
+            Rop::ItemNumOfList(s) => {
+                let l = self.list(*s)?;
+                Op::ItemNum { d, l, a: self.input(args, 0)? }
+            }
+            Rop::ListContains(s) => {
+                let l = self.list(*s)?;
+                Op::ListHas { d, l, a: self.input(args, 0)? }
             }
             Rop::Counter => Op::Counter { d },
             Rop::Unimplemented => {
@@ -488,6 +548,12 @@ impl<'a> Builder<'a> {
         }
         let args = self.inputs(st.args, st.nargs);
         let mark = self.temp;
+        // The interpreter steps this statement on its own (and looks for a halt after it),
+        // or runs it inside a fused one.
+        let outer = !self.fused;
+        let charged = self.charged;
+        let fused_if = outer && self.shapes.get(id as usize) == Some(&Shape::Branch);
+        self.fused |= fused_if;
         match &st.op {
             Sop::Hat
             | Sop::HatGreater(_)
@@ -523,6 +589,37 @@ impl<'a> Builder<'a> {
                     }
                 };
             }
+            Sop::AddToList(s) => {
+                self.see(id)?;
+                let l = self.list(*s)?;
+                let a = self.input(args, 0)?;
+                self.emit(Op::ListAdd { l, a })?;
+            }
+            Sop::DeleteOfList(s) => {
+                self.see(id)?;
+                let l = self.list(*s)?;
+                let a = self.input(args, 0)?;
+                self.emit(Op::ListDelete { l, a })?;
+            }
+            Sop::DeleteAllOfList(s) => {
+                self.see(id)?;
+                let l = self.list(*s)?;
+                self.emit(Op::ListClear { l })?;
+            }
+            Sop::InsertAtList(s) => {
+                self.see(id)?;
+                let l = self.list(*s)?;
+                let item = self.input(args, 0)?;
+                let index = self.input(args, 1)?;
+                self.emit(Op::ListInsert { l, item, index })?;
+            }
+            Sop::ReplaceItemOfList(s) => {
+                self.see(id)?;
+                let l = self.list(*s)?;
+                let index = self.input(args, 0)?;
+                let item = self.input(args, 1)?;
+                self.emit(Op::ListReplace { l, index, item })?;
+            }
             Sop::IncrCounter => {
                 self.see(id)?;
                 self.emit(Op::IncrCounter)?;
@@ -539,27 +636,53 @@ impl<'a> Builder<'a> {
                 let skip = self.jump_on(args, false)?;
                 self.temp = mark;
                 self.path.push(Step { stmt: id, is_loop: false, counter: None });
+                // A general `if` pushes its branch and the interpreter looks for a halt
+                // before the branch's first statement, or after the `if` when not taken.
+                let cond_charged = !self.fused && self.charged > charged;
+                if cond_charged {
+                    self.halt_check()?;
+                }
                 self.chain(st.branch[0])?;
                 if st.op == Sop::IfElse {
                     let over = self.emit(Op::Jump { to: 0 })?;
                     let other = self.here();
                     self.patch(skip, other);
+                    if cond_charged {
+                        self.halt_check()?;
+                    }
                     self.chain(st.branch[1])?;
                     let end = self.here();
                     self.patch(over, end);
                 } else {
                     let end = self.here();
                     self.patch(skip, end);
+                    if cond_charged {
+                        self.halt_check()?;
+                    }
                 }
                 self.path.pop();
             }
             Sop::Repeat | Sop::Forever | Sop::While | Sop::RepeatUntil | Sop::ForEach(_) => {
                 self.loop_stmt(id, false)?;
+                self.temp = mark;
+                return Ok(());
             }
             _ => return Err(Reject),
         }
+        self.fused = !outer;
+        let general_if = matches!(st.op, Sop::If | Sop::IfElse) && !fused_if;
+        if outer && !general_if && self.charged > charged {
+            self.halt_check()?;
+        }
         self.temp = mark;
         Ok(())
+    }
+
+    /// Emit an [`Op::HaltCheck`] for the frames of the current nesting.
+    fn halt_check(&mut self) -> Res<()> {
+        let path = u16::try_from(self.paths.len()).map_err(|_| Reject)?;
+        self.paths.push(self.path.clone());
+        self.emit(Op::HaltCheck { path }).map(drop)
     }
 
     /// Compile loop statement `id` (the region's own loop when `root`); returns its counter
@@ -583,6 +706,10 @@ impl<'a> Builder<'a> {
         if let (false, Some(c)) = (root, counter) {
             self.inner_counters.push(c);
         }
+        // A fused loop (the interpreter's `run_loop`) looks for a halt at the end of each
+        // iteration's body and once it is over; a general one after evaluating its head.
+        let fused_loop = self.shapes.get(id as usize) == Some(&Shape::Loop);
+        let charged = self.charged;
         let head = self.here();
         let exit = match st.op {
             Sop::Repeat => {
@@ -602,8 +729,17 @@ impl<'a> Builder<'a> {
         if !root {
             self.path.push(Step { stmt: id, is_loop: true, counter });
         }
+        let head_charged = self.charged > charged;
+        if head_charged && !fused_loop {
+            self.halt_check()?;
+        }
         let body = self.here();
+        self.fused = fused_loop;
         self.chain(st.branch[0])?;
+        self.fused = false;
+        if fused_loop && self.charged > charged {
+            self.halt_check()?;
+        }
         let path = if root {
             0
         } else {
@@ -621,6 +757,9 @@ impl<'a> Builder<'a> {
         if let Some(at) = exit {
             let end = self.here();
             self.patch(at, end);
+        }
+        if head_charged {
+            self.halt_check()?;
         }
         Ok(counter)
     }

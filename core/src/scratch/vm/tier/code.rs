@@ -82,12 +82,40 @@ pub(crate) enum Op {
     Or { d: Reg, a: Reg, b: Reg },
     /// `d = not a`.
     Not { d: Reg, a: Reg },
+    /// `d = join a b` (under the string budget).
+    Join { d: Reg, a: Reg, b: Reg },
+    /// `d = letter a of b` (scanning `b` is work).
+    Letter { d: Reg, a: Reg, b: Reg },
+    /// `d = length of a` (scanning `a` is work).
+    Length { d: Reg, a: Reg },
+    /// `d = a contains b` (scanning `a` is work).
+    Contains { d: Reg, a: Reg, b: Reg },
     /// `d = pick random a to b`.
     Random { d: Reg, a: Reg, b: Reg },
     /// `d = item a of list l`.
     Item { d: Reg, l: Reg, a: Reg },
     /// `d = length of list l`.
     ListLen { d: Reg, l: Reg },
+    /// `d = item # of a in list l` (scanning is work).
+    ItemNum { d: Reg, l: Reg, a: Reg },
+    /// `d = list l contains a` (scanning is work).
+    ListHas { d: Reg, l: Reg, a: Reg },
+    /// `d = list l` (its contents as text, under the string budget).
+    Contents { d: Reg, l: Reg },
+    /// `add a to list l` (under the list-bytes budget).
+    ListAdd { l: Reg, a: Reg },
+    /// `delete a of list l`.
+    ListDelete { l: Reg, a: Reg },
+    /// `delete all of list l`.
+    ListClear { l: Reg },
+    /// `insert item at index of list l`.
+    ListInsert { l: Reg, item: Reg, index: Reg },
+    /// `replace item index of list l with item`.
+    ListReplace { l: Reg, index: Reg, item: Reg },
+    /// Where the interpreter looks whether a budget halted the run (after a statement it
+    /// steps on its own, or at the end of a fused loop's body): when one did, the region
+    /// stops there (its frames rebuilt from `path`).
+    HaltCheck { path: PathId },
     /// `d = counter` (`control_get_counter`).
     Counter { d: Reg },
     /// `control_incr_counter`.
@@ -183,6 +211,9 @@ pub(crate) struct Region {
     /// Some slot index appears both as a sprite-local and a global variable (or list): on the
     /// stage both name the same storage, so the region is not entered there.
     pub local_global_overlap: bool,
+    /// Some operation charges the run budgets (the region then measures the memory it
+    /// cannot change when it is entered).
+    pub charges: bool,
     /// Fixed registers (variables, parameters, literals, counters) are `0..fixed`;
     /// temporaries are `low_temp..MAX_REGS`.
     pub fixed: usize,

@@ -8,8 +8,10 @@ use alloc::vec::Vec;
 
 use super::code::{ArithOp, Cmp, Op, PathId, Reg, BOOL, BOXED, CANON, MAX_REGS, NUM};
 use crate::scratch::blocks::{data, operators as o};
-use crate::scratch::value::cast::{self, to_number};
+use crate::scratch::image::Slot;
+use crate::scratch::value::cast::{self, to_list_index, to_number};
 use crate::scratch::value::Value;
+use crate::scratch::vm::budget::{Meter, Metered};
 use crate::scratch::vm::io::js_round;
 use crate::scratch::vm::random::Mulberry32;
 
@@ -77,6 +79,12 @@ impl Regs {
 pub(crate) struct Env<'a> {
     pub rng: &'a mut Mulberry32,
     pub counter: &'a mut f64,
+    /// The run budgets, charged by the string and list operations.
+    pub meter: Meter<'a>,
+    /// `Config::max_list_len`.
+    pub max_list_len: usize,
+    /// The region's variables and their registers (their strings count in memory scans).
+    pub vars: &'a [(Slot, Reg)],
     /// Warp mode: loop ends count warp-timer checks.
     pub warp: bool,
     /// Warp-timer checks made by this thread in this step, and the budget.
@@ -306,6 +314,8 @@ fn lower_one(op: Op) -> Ins {
         Op::Gt { d, a, b } => ins(h_cmp::<GT>, d, a, b, 0, 0),
         Op::Eq { d, a, b } => ins(h_cmp::<EQ>, d, a, b, 0, 0),
         Op::Item { d, l, a } => ins(h_item, d, a, l, 0, 0),
+        Op::ListReplace { l, index, item } => ins(h_replace, l, index, item, 0, 0),
+        Op::HaltCheck { path } => ins(h_halt_check, 0, 0, 0, 0, u64::from(path)),
         Op::Jump { to } => ins(h_jump, 0, 0, 0, to, 0),
         Op::JumpIfNot { a, to } => ins(h_jump_if::<false>, 0, a, 0, to, 0),
         Op::JumpIf { a, to } => ins(h_jump_if::<true>, 0, a, 0, to, 0),
@@ -463,6 +473,45 @@ fn h_item(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
         }
     }
     general(g, env, ins, pc)
+}
+
+/// `replace item a of list d with b`: a number replacing a number at a valid index changes
+/// no list bytes; it still accounts the item's growth towards the next memory scan.
+fn h_replace(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
+    let c = g.r[usize::from(ins.b)];
+    let len = g.lists.get(usize::from(ins.d)).map_or(0, Vec::len);
+    if let (NUM, Some(i)) = (c.tag, plain_index(g, ins.a, len)) {
+        if let Some(slot) = g.lists.get_mut(usize::from(ins.d)).and_then(|x| x.get_mut(i)) {
+            if matches!(slot, Value::Num(_)) && env.meter.grow_quiet(ITEM_BYTES) {
+                *slot = Value::Num(c.n);
+                return pc + 1;
+            }
+        }
+    }
+    general(g, env, ins, pc)
+}
+
+/// Accounted bytes of an item that holds no string.
+const ITEM_BYTES: usize = core::mem::size_of::<Value>();
+
+/// After a statement the interpreter looks for a halt: stop when the run is halted.
+fn h_halt_check(_: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
+    if env.meter.halted() {
+        env.warp_expired = true;
+        env.exit = Exit::Yield(ins.imm as PathId);
+        return STOP;
+    }
+    pc + 1
+}
+
+/// Bytes of the strings the region's variables hold (registers `vars`).
+fn var_bytes(r: &[Cell; MAX_REGS], b: &[Value; MAX_REGS], vars: &[(Slot, Reg)]) -> usize {
+    vars.iter()
+        .map(|&(_, v)| match (r[usize::from(v)].tag, &b[usize::from(v)]) {
+            (CANON | BOXED, Value::Str(s)) => s.len(),
+            _ => 0,
+        })
+        .sum()
 }
 
 fn h_list_len(g: &mut Regs, _: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
@@ -692,6 +741,113 @@ fn general(g: &mut Regs, env: &mut Env<'_>, _: &Ins, pc: usize) -> usize {
         Op::Random { d, a, b: c } => {
             let v = o::random(&seen(r, b, a), &seen(r, b, c), env.rng);
             put(r, b, d, v);
+        }
+        Op::Join { d, a, b: c } => {
+            let vars = env.vars;
+            let v = {
+                let (x, y) = (seen(r, b, a), seen(r, b, c));
+                let live = || var_bytes(r, b, vars);
+                let fits =
+                    o::join_fits(&x, &y, &mut Metered { meter: &mut env.meter, live: &live });
+                if fits {
+                    o::join_kept(&mut *env.meter.text, &x, &y)
+                } else {
+                    Value::empty()
+                }
+            };
+            put(r, b, d, v);
+        }
+        Op::Letter { d, a, b: c } => {
+            let vars = env.vars;
+            let v = {
+                let live = || var_bytes(r, b, vars);
+                let mut m = Metered { meter: &mut env.meter, live: &live };
+                o::letter_of_charged(&seen(r, b, a), &seen(r, b, c), &mut m)
+            };
+            put(r, b, d, v);
+        }
+        Op::Length { d, a } => {
+            let vars = env.vars;
+            let v = {
+                let live = || var_bytes(r, b, vars);
+                let mut m = Metered { meter: &mut env.meter, live: &live };
+                o::length_charged(&seen(r, b, a), &mut m)
+            };
+            put(r, b, d, v);
+        }
+        Op::Contains { d, a, b: c } => {
+            let vars = env.vars;
+            let v = {
+                let live = || var_bytes(r, b, vars);
+                let mut m = Metered { meter: &mut env.meter, live: &live };
+                o::contains_charged(&seen(r, b, a), &seen(r, b, c), &mut m)
+            };
+            put(r, b, d, v);
+        }
+        Op::ItemNum { d, l, a } | Op::ListHas { d, l, a } => {
+            let vars = env.vars;
+            let v = {
+                let list = lists.get(usize::from(l)).map_or(&[][..], Vec::as_slice);
+                let live = || var_bytes(r, b, vars);
+                let mut m = Metered { meter: &mut env.meter, live: &live };
+                let x = seen(r, b, a);
+                match op {
+                    Op::ItemNum { .. } => data::item_num(list, &x, &mut m),
+                    _ => data::list_has(list, &x, &mut m),
+                }
+            };
+            put(r, b, d, v);
+        }
+        Op::Contents { d, l } => {
+            let vars = env.vars;
+            let v = {
+                let list = lists.get(usize::from(l)).map_or(&[][..], Vec::as_slice);
+                let live = || var_bytes(r, b, vars);
+                data::contents(list, &mut Metered { meter: &mut env.meter, live: &live })
+            };
+            put(r, b, d, v);
+        }
+        Op::ListAdd { l, a } => {
+            let item = seen(r, b, a).clone();
+            let live = || var_bytes(r, b, env.vars);
+            let mut m = Metered { meter: &mut env.meter, live: &live };
+            if let Some(list) = lists.get_mut(usize::from(l)) {
+                data::add(list, item, env.max_list_len, &mut m);
+            }
+        }
+        Op::ListDelete { l, a } => {
+            if let Some(list) = lists.get_mut(usize::from(l)) {
+                let rng = &mut *env.rng;
+                let at = to_list_index(&seen(r, b, a), list.len(), true, || rng.next_f64());
+                let live = || var_bytes(r, b, env.vars);
+                data::delete(list, at, &mut Metered { meter: &mut env.meter, live: &live });
+            }
+        }
+        Op::ListClear { l } => {
+            if let Some(list) = lists.get_mut(usize::from(l)) {
+                let live = || var_bytes(r, b, env.vars);
+                data::clear(list, &mut Metered { meter: &mut env.meter, live: &live });
+            }
+        }
+        Op::ListInsert { l, item, index } => {
+            let item = seen(r, b, item).clone();
+            if let Some(list) = lists.get_mut(usize::from(l)) {
+                let rng = &mut *env.rng;
+                let at =
+                    to_list_index(&seen(r, b, index), list.len() + 1, false, || rng.next_f64());
+                let live = || var_bytes(r, b, env.vars);
+                let mut m = Metered { meter: &mut env.meter, live: &live };
+                data::insert(list, item, at, env.max_list_len, &mut m);
+            }
+        }
+        Op::ListReplace { l, index, item } => {
+            let item = seen(r, b, item).clone();
+            if let Some(list) = lists.get_mut(usize::from(l)) {
+                let rng = &mut *env.rng;
+                let at = to_list_index(&seen(r, b, index), list.len(), false, || rng.next_f64());
+                let live = || var_bytes(r, b, env.vars);
+                data::replace(list, item, at, &mut Metered { meter: &mut env.meter, live: &live });
+            }
         }
         Op::Item { d, l, a } => {
             let list = lists.get(usize::from(l)).map_or(&[][..], Vec::as_slice);

@@ -1,5 +1,5 @@
-//! The register tier: loops whose blocks are all variables, list reads, number, comparison
-//! and logic operators, `if`s and loops (the compute part of a project) compiled, when the VM starts, to typed register
+//! The register tier: loops whose blocks are all variables, lists, operators, `if`s and
+//! loops (the compute part of a project) compiled, when the VM starts, to typed register
 //! code ([`code`]) that a small interpreter ([`exec`]) runs instead of the block tree.
 //!
 //! A *region* is one loop statement with everything nested in it ([`build`]). The sequencer
@@ -21,9 +21,11 @@
 //! feature `tier` (on by default) builds it; the classroom-kit firmware leaves it out.
 //!
 //! Blocks that the run budgets ([`budget`](super::budget)) account (`join`, `letter of`,
-//! `length of`, `contains`, list changes and scans) are not compiled: a loop holding one
-//! runs in the interpreter, so every budget halts the run at the same block with the tier
-//! on or off.
+//! `length of`, `contains`, list changes and scans) charge them in the region through a
+//! [`Meter`](super::budget::Meter) over the VM's own budget state, with the same functions
+//! the VM's blocks call (`blocks::data`, `blocks::operators`); the region looks for a halt
+//! where the interpreter does (see [`build`]), so every budget halts the run at the same
+//! block, for the same reason, with the same work done, with the tier on or off.
 
 mod build;
 mod code;
@@ -32,7 +34,9 @@ mod exec;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
+use super::budget::{Limits, Meter};
 use super::fast::LoopExit;
+use super::fast::Shape;
 use super::thread::Ctx;
 use super::Vm;
 use crate::scratch::image::{Image, Slot, StmtId};
@@ -52,11 +56,12 @@ pub(crate) struct Tier {
 
 impl Tier {
     /// The regions of `img` (none when `on` is false); `consts` are its literals as values.
-    pub(crate) fn new(img: &Image, consts: &[Value], on: bool) -> Tier {
+    /// `shapes` are the statements' shapes as the interpreter runs them (`vm::fast`).
+    pub(crate) fn new(img: &Image, consts: &[Value], shapes: &[Shape], on: bool) -> Tier {
         if !on {
             return Tier::default();
         }
-        let (by_stmt, regions) = build::regions(img, consts);
+        let (by_stmt, regions) = build::regions(img, consts, shapes);
         let lists = regions.iter().map(|r| r.lists.len()).max();
         let regs = lists.map(|n| Box::new(Regs::new(n)));
         Tier { by_stmt, regions, regs }
@@ -147,9 +152,27 @@ impl Vm {
             && self.orphans.is_none()
             && self.threads.len() == 1
             && self.img.monitors.is_empty();
+        // What the memory estimate holds that the region cannot change (its variables are
+        // moved out; it counts their strings itself).
+        let fixed = if region.charges {
+            self.memory_estimate() - self.budget.list_bytes - self.text_buf.capacity()
+        } else {
+            0
+        };
+        let lim = Limits {
+            max_string_len: self.cfg.max_string_len,
+            max_list_bytes: self.cfg.max_list_bytes,
+            max_memory: self.cfg.max_memory,
+            max_frame_work: self.cfg.max_frame_work,
+        };
+        let meter =
+            Meter { budget: &mut self.budget, lim, text: &mut self.text_buf, fixed, tripped: None };
         let mut env = Env {
             rng: &mut self.rng,
             counter: &mut self.counter,
+            meter,
+            max_list_len: self.cfg.max_list_len,
+            vars: &region.vars,
             warp,
             checks,
             warp_limit: self.cfg.warp_checks,
@@ -163,7 +186,7 @@ impl Vm {
             ops: &region.ops,
         };
         let exit = exec::run(&region.code, regs, &mut env, 0);
-        let (checks, expired) = (env.checks, env.warp_expired);
+        let (checks, expired, tripped) = (env.checks, env.warp_expired, env.meter.tripped);
         if expired {
             self.warp_expired = true;
         }
@@ -210,6 +233,9 @@ impl Vm {
         };
         regs.clear(0..region.fixed);
         regs.clear(region.low_temp..code::MAX_REGS);
+        if let Some((reason, limit)) = tripped {
+            self.halt(reason, limit);
+        }
         Some(result)
     }
 }
