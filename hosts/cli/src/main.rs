@@ -12,14 +12,17 @@ mod diff_trace;
 mod draw;
 mod edit_distance;
 mod exit;
+mod forge;
 mod json_out;
 mod json_patch;
 mod observe;
+mod oracle;
 mod pack;
 mod patch;
 mod project_input;
 mod render;
 mod run;
+mod scenarios;
 mod serve;
 mod test;
 mod validate;
@@ -72,6 +75,12 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Replay a ScratchWorld composite-mode trajectory on a project and write the result (docs/composite.md).
     Act(act::ActArgs),
+    /// Scenario templates instantiated on a project: keys, clicks, messages (docs/bug-forge.md).
+    Scenarios(scenarios::ScenariosArgs),
+    /// Synthesize a test suite separating a gold from a buggy project (docs/oracles.md).
+    Oracle(oracle::OracleArgs),
+    /// Inject one validated bug into a project, or a batch of projects (docs/bug-forge.md).
+    Forge(forge::ForgeArgs),
 }
 
 fn main() -> ExitCode {
@@ -98,5 +107,8 @@ fn main() -> ExitCode {
         Command::Observe(args) => observe::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Act(args) => act::run(args),
+        Command::Scenarios(args) => scenarios::run(args),
+        Command::Oracle(args) => oracle::run(args),
+        Command::Forge(args) => forge::run(args),
     }
 }

@@ -92,3 +92,11 @@ pub fn scratch3_files(files: &ProjectFiles) -> Cow<'_, ProjectFiles> {
         Err(_) => Cow::Borrowed(files),
     }
 }
+
+/// Compiles an edited `project` whose assets are those of `files` (the Bug Forge's buggy
+/// variants, a patched candidate), attaching its costume skins.
+pub fn compile_project(project: &Project, files: &ProjectFiles) -> Result<Image, ProjectError> {
+    let mut image = compile(project).map_err(ProjectError::Compile)?;
+    attach_skins(&mut image, project, files, &SkinOptions::default());
+    Ok(image)
+}

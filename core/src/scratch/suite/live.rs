@@ -113,3 +113,21 @@ fn fill(o: &Observation, out: &mut Snapshot) {
     out.questions = o.events.questions.iter().map(|q| q.as_deref().map(String::from)).collect();
     out.broadcasts = o.events.broadcasts.iter().map(|b| b.to_string()).collect();
 }
+
+impl VmSubject {
+    /// The state after the last frame run (no events), as a [`Snapshot`]: what a case's final
+    /// expectations see.
+    pub fn snapshot(&self) -> Snapshot {
+        let mut out = Snapshot::default();
+        fill(&self.vm.observe(), &mut out);
+        out.says.clear();
+        out.questions.clear();
+        out.broadcasts.clear();
+        out
+    }
+
+    /// Frames run so far.
+    pub fn frames(&self) -> u64 {
+        self.vm.frame()
+    }
+}

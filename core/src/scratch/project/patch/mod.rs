@@ -38,6 +38,7 @@ pub use model::{
     ModPath, TargetRef,
 };
 pub use parse::{edits_from_json, parse_block_edits};
+pub(crate) use write::spec_to_json;
 pub use write::{edit_to_json, edits_to_json};
 
 /// An existing block (with its inputs; with `with_next`, the blocks after it) as an exact
