@@ -54,13 +54,29 @@ impl Live {
     /// The project's files as they stand: the session's `project.json` with the source's
     /// assets (blocking: a worker thread).
     pub fn files(&self, blobs: &Blobs) -> Result<ProjectFiles, ApiError> {
-        let bytes = blobs.get(&self.source).map_err(ApiError::from)?.ok_or_else(|| {
-            ApiError::internal(format!("the session's project blob {} is missing", self.source))
-        })?;
-        let mut files = files_of(&bytes, "project")?;
+        let mut files = blob_files(blobs, &self.source, "project")?;
         files.project_json = gobo::scratch::project::save(self.session.project());
         Ok(files)
     }
+
+    /// The gold project's files (blocking: a worker thread); 404 `no_gold` without one.
+    pub fn gold_files(&self, blobs: &Blobs) -> Result<ProjectFiles, ApiError> {
+        let gold = self.gold.as_ref().ok_or_else(|| {
+            ApiError::not_found(
+                "no_gold",
+                "this session has no gold project; give one as `gold` when making it",
+            )
+        })?;
+        blob_files(blobs, gold, "gold")
+    }
+}
+
+/// The files of the session's `what` blob `reference` (its project or its gold project).
+fn blob_files(blobs: &Blobs, reference: &str, what: &str) -> Result<ProjectFiles, ApiError> {
+    let bytes = blobs.get(reference).map_err(ApiError::from)?.ok_or_else(|| {
+        ApiError::internal(format!("the session's {what} blob {reference} is missing"))
+    })?;
+    files_of(&bytes, what)
 }
 
 /// What the `config` column holds besides the core session's bytes.

@@ -235,7 +235,7 @@ pub async fn screenshot(
             format!("format is base64 (gobo writes no files), not {f:?}"),
         ));
     }
-    let png = stage_png(&app, &id, StageQuery::default()).await?;
+    let png = stage_png(&app, &id, StageQuery::default(), false).await?;
     let b64 = base64::engine::general_purpose::STANDARD.encode(png);
     Ok(Json(json!({"screenshot": b64, "format": "base64"})))
 }

@@ -435,32 +435,19 @@ pub struct StageQuery {
     pub seed: Option<u32>,
 }
 
-/// The stage PNG of session `id` after a frame of a green-flag run.
-pub async fn stage_png(app: &Arc<App>, id: &str, q: StageQuery) -> Result<Vec<u8>, ApiError> {
+/// The PNG of session `id`'s project as it stands (with `gold`, of its gold project) after a
+/// frame of a green-flag run.
+pub async fn stage_png(
+    app: &Arc<App>,
+    id: &str,
+    q: StageQuery,
+    gold: bool,
+) -> Result<Vec<u8>, ApiError> {
     let sessions = Arc::clone(&app.sessions);
     sessions
         .call(app, id, move |live, a| {
-            let files = live.files(&a.engine.blobs)?;
-            Ok((picture(&a.engine, &files, &q)?, false))
-        })
-        .await
-}
-
-/// The PNG of session `id`'s gold project after a frame of a green-flag run.
-pub async fn gold_png(app: &Arc<App>, id: &str, q: StageQuery) -> Result<Vec<u8>, ApiError> {
-    let sessions = Arc::clone(&app.sessions);
-    sessions
-        .call(app, id, move |live, a| {
-            let gold = live.gold.as_ref().ok_or_else(|| {
-                ApiError::not_found(
-                    "no_gold",
-                    "this session has no gold project; give one as `gold` when making it",
-                )
-            })?;
-            let bytes = a.engine.blobs.get(gold).map_err(ApiError::from)?.ok_or_else(|| {
-                ApiError::internal(format!("the session's gold blob {gold} is missing"))
-            })?;
-            let files = files_of(&bytes, "gold")?;
+            let blobs = &a.engine.blobs;
+            let files = if gold { live.gold_files(blobs)? } else { live.files(blobs)? };
             Ok((picture(&a.engine, &files, &q)?, false))
         })
         .await
@@ -508,7 +495,7 @@ pub async fn stage(
     Path(id): Path<String>,
     ApiQuery(q): ApiQuery<StageQuery>,
 ) -> Result<Response, ApiError> {
-    let png = stage_png(&app, &id, q).await?;
+    let png = stage_png(&app, &id, q, false).await?;
     Ok(([(header::CONTENT_TYPE, "image/png")], png).into_response())
 }
 
@@ -526,7 +513,7 @@ pub async fn gold(
     Path(id): Path<String>,
     ApiQuery(q): ApiQuery<StageQuery>,
 ) -> Result<Response, ApiError> {
-    let png = gold_png(&app, &id, q).await?;
+    let png = stage_png(&app, &id, q, true).await?;
     Ok(([(header::CONTENT_TYPE, "image/png")], png).into_response())
 }
 
