@@ -4,12 +4,14 @@
 
 use serde::Serialize;
 
+use gobo::scratch::project::diff::{diff_atoms, diff_patch};
 use gobo::scratch::project::json_patch::{self as profile, Profile, Stage, Step};
 use gobo::scratch::project::patch::{
-    apply_block_edits, parse_block_edits, Created, ErrorCode, PatchOptions,
+    apply_block_edits, edits_to_json, invert, parse_block_edits, BlockEdit, Created, ErrorCode,
+    PatchOptions,
 };
 use gobo::scratch::project::validate::Finding;
-use gobo::scratch::project::{load_with, save, LoadOptions};
+use gobo::scratch::project::{load_with, save, LoadOptions, Project};
 
 use crate::sb3::ProjectFiles;
 
@@ -166,4 +168,36 @@ pub fn apply(
             }
         }
     }
+}
+
+/// A block-edit patch as JSON (the CLI's printed form).
+fn edits_value(edits: &[BlockEdit]) -> Result<serde_json::Value, String> {
+    serde_json::from_slice(&edits_to_json(edits).to_bytes()).map_err(|e| e.to_string())
+}
+
+/// The document of `gobo patch invert` for the server and Python: `{ok: true, inverse}`, the
+/// exact inverse of block-edit `patch` on `project`, or `{ok: false, error}` when it does not
+/// apply. `Err` only if the patch cannot be written as JSON (a bug).
+pub fn invert_doc(project: &Project, patch: &[u8], seed: u64) -> Result<serde_json::Value, String> {
+    let opts = PatchOptions { seed, ..PatchOptions::default() };
+    let inverse =
+        parse_block_edits(patch, opts.max_edits).and_then(|edits| invert(project, &edits, &opts));
+    Ok(match inverse {
+        Ok(inv) => serde_json::json!({"ok": true, "inverse": edits_value(&inv)?}),
+        Err(e) => serde_json::json!({"ok": false, "error": e.to_string()}),
+    })
+}
+
+/// The document of `gobo patch diff`: `{ok: true, patch}` turning `a` into `b`, with `atoms`
+/// `{ok: true, atoms}` (ScratchEval's edit-distance units), or `{ok: false, error}` when no
+/// block-edit patch expresses the difference. `Err` only on a serialization bug.
+pub fn diff_doc(a: &Project, b: &Project, atoms: bool) -> Result<serde_json::Value, String> {
+    if atoms {
+        let atoms = serde_json::to_value(diff_atoms(a, b)).map_err(|e| e.to_string())?;
+        return Ok(serde_json::json!({"ok": true, "atoms": atoms}));
+    }
+    Ok(match diff_patch(a, b) {
+        Ok(edits) => serde_json::json!({"ok": true, "patch": edits_value(&edits)?}),
+        Err(e) => serde_json::json!({"ok": false, "error": e.to_string()}),
+    })
 }

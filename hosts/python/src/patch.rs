@@ -3,15 +3,12 @@
 //! The same `gobo-host` and core calls as the CLI and the server, and the server's documents;
 //! no semantics live here.
 
-use gobo::scratch::project::diff::{diff_atoms, diff_patch};
-use gobo::scratch::project::patch::{edits_to_json, invert as invert_edits, parse_block_edits};
-use gobo::scratch::project::patch::{BlockEdit, PatchOptions};
 use gobo_host::edit::{self, Format, Request};
 use gobo_host::sb3;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::agent::load;
 use crate::convert::{error, json_to_py, text_or_input, to_py};
@@ -23,10 +20,6 @@ const CMD: &str = "patch";
 /// `json-patch`), a path is read, `bytes` as is, a dict/list as its JSON.
 fn patch_bytes(py: Python<'_>, patch: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     Ok(text_or_input(patch, "patch")?.read(py, CMD, "patch")?.1)
-}
-
-fn edits_value(edits: &[BlockEdit]) -> Result<Value, String> {
-    serde_json::from_slice(&edits_to_json(edits).to_bytes()).map_err(|e| e.to_string())
 }
 
 /// The patched project, as asked for.
@@ -117,15 +110,7 @@ fn invert<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (_, project) = load(py, project, CMD)?;
     let patch = patch_bytes(py, patch)?;
-    let done = py.detach(|| {
-        let opts = PatchOptions { seed, ..PatchOptions::default() };
-        let inverse = parse_block_edits(&patch, opts.max_edits)
-            .and_then(|edits| invert_edits(&project, &edits, &opts));
-        Ok::<_, String>(match inverse {
-            Ok(inv) => json!({"ok": true, "inverse": edits_value(&inv)?}),
-            Err(e) => json!({"ok": false, "error": e.to_string()}),
-        })
-    });
+    let done = py.detach(|| edit::invert_doc(&project, &patch, seed));
     to_py(py, &done.map_err(|e| error(py, CMD, e))?)
 }
 
@@ -142,16 +127,7 @@ fn diff<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (_, a) = load(py, a, CMD)?;
     let (_, b) = load(py, b, CMD)?;
-    let done = py.detach(|| {
-        if atoms {
-            let atoms = serde_json::to_value(diff_atoms(&a, &b)).map_err(|e| e.to_string())?;
-            return Ok(json!({"ok": true, "atoms": atoms}));
-        }
-        Ok::<_, String>(match diff_patch(&a, &b) {
-            Ok(edits) => json!({"ok": true, "patch": edits_value(&edits)?}),
-            Err(e) => json!({"ok": false, "error": e.to_string()}),
-        })
-    });
+    let done = py.detach(|| edit::diff_doc(&a, &b, atoms));
     to_py(py, &done.map_err(|e| error(py, CMD, e))?)
 }
 

@@ -8,8 +8,6 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::Json;
 use base64::Engine as _;
-use gobo::scratch::project::diff::{diff_atoms, diff_patch};
-use gobo::scratch::project::patch::{edits_to_json, invert, parse_block_edits, PatchOptions};
 use gobo::scratch::project::{load_with, LoadOptions, Project};
 use gobo_host::edit::{self, Format};
 use gobo_host::sb3::{self, ProjectFiles};
@@ -178,21 +176,10 @@ fn load(engine: &Engine, raw: &RawValue, path: &str) -> Result<Project, ApiError
         .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at(path))
 }
 
-fn patch_json(edits: &[gobo::scratch::project::patch::BlockEdit]) -> Result<Value, ApiError> {
-    serde_json::from_slice(&edits_to_json(edits).to_bytes())
-        .map_err(|e| ApiError::internal(e.to_string()))
-}
-
 fn invert_project(engine: &Engine, req: &InvertRequest) -> Result<Value, ApiError> {
     let project = load(engine, &req.project, "project")?;
     let patch = text_of(&req.patch, "patch")?;
-    let opts = PatchOptions { seed: req.seed.unwrap_or(0), ..PatchOptions::default() };
-    let inverse = parse_block_edits(patch.as_bytes(), opts.max_edits)
-        .and_then(|edits| invert(&project, &edits, &opts));
-    Ok(match inverse {
-        Ok(inv) => json!({"ok": true, "inverse": patch_json(&inv)?}),
-        Err(e) => json!({"ok": false, "error": e.to_string()}),
-    })
+    edit::invert_doc(&project, patch.as_bytes(), req.seed.unwrap_or(0)).map_err(ApiError::internal)
 }
 
 /// Invert a block-edit patch.
@@ -228,15 +215,7 @@ pub struct DiffRequest {
 fn diff_projects(engine: &Engine, req: &DiffRequest) -> Result<Value, ApiError> {
     let a = load(engine, &req.a, "a")?;
     let b = load(engine, &req.b, "b")?;
-    if req.atoms.unwrap_or(false) {
-        let atoms = serde_json::to_value(diff_atoms(&a, &b))
-            .map_err(|e| ApiError::internal(e.to_string()))?;
-        return Ok(json!({"ok": true, "atoms": atoms}));
-    }
-    Ok(match diff_patch(&a, &b) {
-        Ok(edits) => json!({"ok": true, "patch": patch_json(&edits)?}),
-        Err(e) => json!({"ok": false, "error": e.to_string()}),
-    })
+    edit::diff_doc(&a, &b, req.atoms.unwrap_or(false)).map_err(ApiError::internal)
 }
 
 /// Diff two projects.
