@@ -27,6 +27,7 @@ mod serve;
 mod test;
 mod validate;
 mod xlogo;
+mod xlogo_analysis;
 
 #[derive(Debug, Parser)]
 #[command(
