@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::scratch::vm::random::Mulberry32;
 
 /// Largest accepted sample size (draws), so a typo cannot exhaust memory.
-pub const MAX_DRAWS: usize = 100_000_000;
+pub const MAX_DRAWS: usize = 10_000_000;
 
 /// Parameters of one resampling.
 #[derive(Debug, Clone, Copy, PartialEq)]
