@@ -1,8 +1,9 @@
 //! `xlogo report`: the benchmark's three rates (success, format, no crash) over verdict rows,
 //! overall and per aspect of each task dimension ([`super::dims`]), as XLogoMiniProg §5.1 and
-//! Fig. 8 report them. Rows arrive one at a time (hosts stream the file); reading files and
-//! matching rows to tasks by id is the host's part.
+//! Fig. 8 report them. Rows arrive one at a time (hosts stream the file), or all at once with
+//! their tasks ([`report_of`]); reading files is the host's part.
 
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -12,7 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::batch::Summary;
-use super::dims::{Dimension, Dimensions};
+use super::dims::{classify, id_key, task_row, Dimension, Dimensions};
 
 /// The aspect name of rows whose task (or reference code) is unknown.
 pub const UNKNOWN: &str = "unknown";
@@ -130,6 +131,33 @@ impl ReportBuilder {
         }
         Report { overall: Rates::from(self.overall), unmatched: self.unmatched, by }
     }
+}
+
+/// The report of verdict `rows` whose tasks are among `tasks` (task rows as [`task_row`]
+/// reads them, matched by [`id_key`] of each verdict row's `id`), held in memory (the server's
+/// and Python's `report`; the CLI streams its files through [`ReportBuilder`]). Also returns
+/// how many task rows could not be read (their verdict rows count as unknown).
+pub fn report_of<'a>(
+    rows: impl IntoIterator<Item = &'a Value>,
+    tasks: impl IntoIterator<Item = &'a Value>,
+) -> (Report, usize) {
+    let mut dims: BTreeMap<String, Dimensions> = BTreeMap::new();
+    let mut unreadable = 0;
+    for t in tasks {
+        match task_row(t) {
+            Ok(r) => {
+                if let Some(key) = r.key {
+                    dims.insert(key, classify(&r.task, r.reference.as_ref()));
+                }
+            }
+            Err(_) => unreadable += 1,
+        }
+    }
+    let mut builder = ReportBuilder::new();
+    for row in rows {
+        builder.add(row, row.get("id").and_then(|id| dims.get(&id_key(id))));
+    }
+    (builder.finish(), unreadable)
 }
 
 impl Report {
