@@ -19,6 +19,7 @@ mod observe;
 mod oracle;
 mod pack;
 mod patch;
+mod probe;
 mod project_input;
 mod render;
 mod run;
@@ -26,6 +27,7 @@ mod scenarios;
 mod serve;
 mod test;
 mod validate;
+mod verify;
 mod xlogo;
 
 #[derive(Debug, Parser)]
@@ -81,6 +83,10 @@ enum Command {
     Oracle(oracle::OracleArgs),
     /// Inject one validated bug into a project, or a batch of projects (docs/bug-forge.md).
     Forge(forge::ForgeArgs),
+    /// Probe a buggy project against its gold one: pass gap, mismatch, divergence, level (docs/signals.md).
+    Probe(probe::ProbeArgs),
+    /// Verify a candidate fix in stages: static, smoke run, full suite (docs/signals.md).
+    Verify(verify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -110,5 +116,7 @@ fn main() -> ExitCode {
         Command::Scenarios(args) => scenarios::run(args),
         Command::Oracle(args) => oracle::run(args),
         Command::Forge(args) => forge::run(args),
+        Command::Probe(args) => probe::run(args),
+        Command::Verify(args) => verify::run(args),
     }
 }

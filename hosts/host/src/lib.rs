@@ -6,6 +6,7 @@
 //! live here.
 
 pub mod batch;
+pub mod cost;
 pub mod costume;
 mod costume_svg;
 pub mod edit;
