@@ -21,6 +21,7 @@ mod pack;
 mod patch;
 mod probe;
 mod project_input;
+mod record;
 mod render;
 mod run;
 mod scenarios;
@@ -87,6 +88,8 @@ enum Command {
     Probe(probe::ProbeArgs),
     /// Verify a candidate fix in stages: static, smoke run, full suite (docs/signals.md).
     Verify(verify::VerifyArgs),
+    /// Record stage frames, keyframes, a contact sheet and an animated PNG of a run (docs/evidence.md).
+    Record(record::RecordArgs),
 }
 
 fn main() -> ExitCode {
@@ -118,5 +121,6 @@ fn main() -> ExitCode {
         Command::Forge(args) => forge::run(args),
         Command::Probe(args) => probe::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Record(args) => record::run(args),
     }
 }

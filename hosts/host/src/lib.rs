@@ -10,6 +10,7 @@ pub mod cost;
 pub mod costume;
 mod costume_svg;
 pub mod edit;
+pub mod evidence;
 pub mod judge;
 pub mod png;
 pub mod project;
