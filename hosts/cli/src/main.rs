@@ -13,6 +13,7 @@ mod draw;
 mod edit_distance;
 mod exit;
 mod forge;
+mod hooks;
 mod json_out;
 mod json_patch;
 mod observe;
@@ -90,6 +91,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Record stage frames, keyframes, a contact sheet and an animated PNG of a run (docs/evidence.md).
     Record(record::RecordArgs),
+    /// Every hat script with its canonical trigger and the state it writes (docs/signals.md).
+    Hooks(hooks::HooksArgs),
 }
 
 fn main() -> ExitCode {
@@ -122,5 +125,6 @@ fn main() -> ExitCode {
         Command::Probe(args) => probe::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Record(args) => record::run(args),
+        Command::Hooks(args) => hooks::run(args),
     }
 }

@@ -195,3 +195,33 @@ fn bad_suites_and_levels_are_bad_input() {
     let (code, _, err) = gobo(&args, &[&gold]);
     assert_eq!((code, err.contains("frames")), (2, true), "{err}");
 }
+
+#[test]
+fn hooks_of_the_clicker() {
+    let (code, json, err) = gobo(&["hooks", "--json"], &[Path::new(GOLD)]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<(String, String, Vec<String>)> = json["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let writes = h["writes"].as_array().unwrap();
+            (
+                h["sprite"].as_str().unwrap().to_string(),
+                h["trigger"].as_str().unwrap().to_string(),
+                writes.iter().map(|w| w.as_str().unwrap().to_string()).collect(),
+            )
+        })
+        .collect();
+    let row = |s: &str, t: &str, w: &[&str]| {
+        (s.to_string(), t.to_string(), w.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+    };
+    assert!(
+        rows.contains(&row("Cookie", "green_flag", &["costume", "vars:clicks", "vars:level"])),
+        "{json}"
+    );
+    assert!(
+        rows.contains(&row("Cookie", "click:Cookie", &["costume", "vars:clicks", "vars:level"])),
+        "{json}"
+    );
+}
