@@ -31,6 +31,7 @@ mod test;
 mod validate;
 mod verify;
 mod xlogo;
+mod xlogo_analysis;
 
 #[derive(Debug, Parser)]
 #[command(
