@@ -1,9 +1,9 @@
 //! The repair toolkit's whole calls on project files, shared by every host: scenario
 //! instantiation (`gobo scenarios`), differential oracle synthesis (`gobo oracle`) and the Bug
-//! Forge (`gobo forge`), with the parameters they take as one serde type, so the server's
-//! `/v1/scenarios/instantiate`, `/v1/oracles/synthesize` and `/v1/bugs/inject` and the Python
-//! functions accept the same names and defaults as the CLI's flags. The semantics are the core's
-//! (`gobo::scratch::{forge, oracle}`); this module loads, compiles and packs files.
+//! Forge (`gobo forge`), the probe and staged verification (`gobo probe`, `gobo verify`), with
+//! the oracle's parameters as one serde type, so the server's endpoints and the Python functions
+//! accept the same names and defaults as the CLI's flags. The semantics are the core's
+//! (`gobo::scratch::{forge, oracle, signals}`); this module loads, compiles and packs files.
 
 use gobo::scratch::forge::{
     applicable, extract, instantiate, parse_templates, sites, Bug, ForgeConfig, ForgeOutcome,
@@ -11,6 +11,7 @@ use gobo::scratch::forge::{
 };
 use gobo::scratch::oracle::{prepare, record_gold, synthesize, OracleConfig, Synthesis};
 use gobo::scratch::project::{save, LoadOptions, Project};
+use gobo::scratch::signals::{self, Probe, ProbeConfig, Verification, VerifyConfig};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
@@ -236,4 +237,35 @@ pub fn ranked_sites(project: &Project, params: &ForgeParams) -> Result<Json, Str
     let out = serde_json::to_value(sites(project, &ops)).map_err(|e| e.to_string())?;
     let tags: Vec<&str> = patterns.iter().map(|p| p.tag()).collect();
     Ok(serde_json::json!({"patterns": tags, "sites": out}))
+}
+
+/// Probes `buggy` against `gold` on the cases of `suite` (`gobo probe`, SPEC §3.2).
+pub fn probe(
+    gold: &Loaded,
+    buggy: &Loaded,
+    suite: &Json,
+    cfg: &ProbeConfig,
+) -> Result<Probe, String> {
+    let gold_image =
+        compile_project(&gold.project, &gold.files).map_err(|e| format!("gold project: {e}"))?;
+    let buggy_image =
+        compile_project(&buggy.project, &buggy.files).map_err(|e| format!("buggy project: {e}"))?;
+    let gold_text = String::from_utf8(save(&gold.project)).unwrap_or_default();
+    signals::probe(suite, &gold_text, &gold_image, &buggy_image, cfg)
+        .map_err(|e| format!("suite: {e}"))
+}
+
+/// Staged verification of the candidate held in `files` against `suite` (`gobo verify`, SPEC
+/// §3.3): a candidate that does not load fails the static stage; only a suite that is not a
+/// suite document is an error.
+pub fn verify(
+    files: &ProjectFiles,
+    suite: &Json,
+    cfg: &VerifyConfig,
+) -> Result<Verification, String> {
+    let files = crate::project::scratch3_files(files);
+    let build = |p: &Project| compile_project(p, &files).map_err(|e| e.to_string());
+    let present = |name: &str| files.assets.contains_key(name);
+    signals::verify(&files.project_json, suite, &build, Some(&present), cfg)
+        .map_err(|e| format!("suite: {e}"))
 }

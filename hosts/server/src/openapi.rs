@@ -25,7 +25,7 @@ use crate::routes::{
         patches::patch_handler, patches::invert_handler, patches::diff_handler,
         patches::session_patch,
         repair::scenarios_handler, repair::oracle_handler, repair::inject_handler,
-        repair::sites_handler,
+        repair::sites_handler, repair::probe_handler, repair::verify_handler,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
         sessions::create, sessions::list, sessions::info, sessions::observation, sessions::act,
         sessions::run, sessions::stage, sessions::gold, sessions::log, sessions::project, sessions::evaluate, sessions::fork,

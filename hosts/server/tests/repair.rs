@@ -2,7 +2,8 @@
 //! driven scenes): `/v1/scenarios/instantiate` finds its messages; `/v1/bugs/sites` lists ranked
 //! sites; `/v1/bugs/inject` validates a desynchronization bug, stores the buggy `.sb3`, and its
 //! inverse patch restores the gold scripts exactly; `/v1/oracles/synthesize` separates gold from
-//! the stored buggy project; bad parameters and work over the budget are 422s.
+//! the stored buggy project; `/v1/signals/probe` and `/v1/verify` tell them apart; bad parameters
+//! and work over the budget are 422s.
 
 mod common;
 
@@ -80,6 +81,23 @@ async fn scenarios_sites_inject_and_oracle() {
             .await;
     assert_eq!(syn["accepted"], true, "{syn}");
     assert!(syn["assertions"].as_array().is_some_and(|a| !a.is_empty()), "{syn}");
+
+    // The probe tells the bug from gold; verification passes gold and stops the buggy program.
+    let suite = &bug["suite"];
+    let p =
+        ok(&s, "/v1/signals/probe", json!({"buggy": buggy, "gold": gold, "suite": suite})).await;
+    assert_eq!(p["gold_pass_rate"], 1.0, "{p}");
+    assert!(p["buggy_pass_rate"].as_f64().is_some_and(|r| r < 1.0), "{p}");
+    assert!(p["first_divergence"].is_object() && p["time"]["wall_ms"].is_number(), "{p}");
+    let v = ok(&s, "/v1/verify", json!({"candidate": gold, "suite": suite, "seeds": 2})).await;
+    assert_eq!(v["passed"], true, "{v}");
+    assert_eq!(v["stages"].as_array().map(Vec::len), Some(3), "{v}");
+    let v = ok(&s, "/v1/verify", json!({"candidate": buggy, "suite": suite, "seeds": 2})).await;
+    assert_eq!(v["passed"], false, "{v}");
+    assert!(v["failed_stage"].is_string(), "{v}");
+    let r = s.post("/v1/verify", &json!({"candidate": gold, "suite": suite, "seeds": 1000})).await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert_eq!(r.code(), "work_budget", "{}", r.text());
     s.stop().await;
 }
 

@@ -58,6 +58,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/oracles/synthesize", post(repair::oracle_handler))
         .route("/v1/bugs/inject", post(repair::inject_handler))
         .route("/v1/bugs/sites", post(repair::sites_handler))
+        .route("/v1/signals/probe", post(repair::probe_handler))
+        .route("/v1/verify", post(repair::verify_handler))
         .route("/v1/batch", post(batch::submit).get(batch::list))
         .route("/v1/batch/{id}", get(batch::status).delete(batch::delete))
         .route("/v1/batch/{id}/results", get(batch::results))

@@ -1,14 +1,17 @@
 //! Repair-toolkit endpoints (docs/bug-forge.md, docs/oracles.md): `POST
 //! /v1/scenarios/instantiate` (`gobo scenarios --json`), `POST /v1/oracles/synthesize` (`gobo
 //! oracle --json`), `POST /v1/bugs/inject` (`gobo forge --json`, with the buggy `.sb3` stored
-//! as a blob and the patches and suite in the answer) and `POST /v1/bugs/sites`. The calls are
-//! `gobo_host::repair`'s, within the request's work budget (frames and trials).
+//! as a blob and the patches and suite in the answer), `POST /v1/bugs/sites`, `POST
+//! /v1/signals/probe` (`gobo probe --json`) and `POST /v1/verify` (`gobo verify --json`). The
+//! calls are `gobo_host::repair`'s, within the request's work budget (frames, seeds, trials).
 
 use std::sync::Arc;
 
 use axum::extract::State;
 use axum::Json;
 use gobo::scratch::project::save;
+use gobo::scratch::signals::{ProbeConfig, VerifyConfig};
+use gobo_host::cost::{Stopwatch, Timed};
 use gobo_host::repair::{self, Loaded, OracleParams};
 use gobo_host::sb3;
 use serde::Deserialize;
@@ -274,4 +277,112 @@ pub async fn sites_handler(
 ) -> Result<Json<Value>, ApiError> {
     let a = Arc::clone(&app);
     app.pool.run(move || sites(&a.engine, &req)).await?.map(Json)
+}
+
+/// `POST /v1/signals/probe`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProbeRequest {
+    /// The buggy project.
+    #[schema(value_type = crate::input::ProjectInput)]
+    pub buggy: Box<RawValue>,
+    /// The gold project.
+    #[schema(value_type = crate::input::ProjectInput)]
+    pub gold: Box<RawValue>,
+    /// The test suite (docs/test-suite.md), e.g. from `/v1/bugs/inject`.
+    #[schema(value_type = Object)]
+    pub suite: Value,
+    /// H_p: most frames per case (default 300, at most 3600).
+    pub frames: Option<u64>,
+    /// R_p: seeds 1..=R_p (default 2, at most 20).
+    pub seeds: Option<u32>,
+}
+
+fn probe(engine: &Engine, req: &ProbeRequest) -> Result<Value, ApiError> {
+    let d = ProbeConfig::default();
+    let cfg = ProbeConfig {
+        frames: req.frames.unwrap_or(d.frames),
+        seeds: req.seeds.unwrap_or(d.seeds),
+        ..d
+    };
+    let watch = Stopwatch::start();
+    let gold = loaded(engine, &req.gold, "gold")?;
+    let buggy = loaded(engine, &req.buggy, "buggy")?;
+    let p = repair::probe(&gold, &buggy, &req.suite, &cfg).map_err(config_error)?;
+    serde_json::to_value(Timed { result: &p, time: watch.timing() })
+        .map_err(|e| ApiError::internal(e.to_string()))
+}
+
+/// Probe a buggy program against its gold reference (SPEC §3.2).
+///
+/// The document of `gobo probe --json` (docs/signals.md): pass rates, pass gap, mismatch rate,
+/// rerun instability, first divergence, flags, the escalation level and plan, `work` and
+/// `time`.
+#[utoipa::path(post, path = "/v1/signals/probe", tag = "repair", request_body = ProbeRequest,
+    responses((status = 200, description = "The probe", body = Object),
+        (status = 422, description = "Unreadable project or suite, or parameters out of range", body = ErrorBody)))]
+pub async fn probe_handler(
+    State(app): State<Arc<App>>,
+    ApiJson(req): ApiJson<ProbeRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let a = Arc::clone(&app);
+    app.pool.run(move || probe(&a.engine, &req)).await?.map(Json)
+}
+
+/// `POST /v1/verify`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyRequest {
+    /// The candidate project.
+    #[schema(value_type = crate::input::ProjectInput)]
+    pub candidate: Box<RawValue>,
+    /// The test suite (docs/test-suite.md).
+    #[schema(value_type = Object)]
+    pub suite: Value,
+    /// 0: static checks; 1: and a smoke run; 2: and the full suite (default 2).
+    pub level: Option<u8>,
+    /// Frame cap of each smoke case (default 300).
+    pub frames: Option<u64>,
+    /// Seeds 1..=N of the full suite (default 5; at most the server's seed budget).
+    pub seeds: Option<u32>,
+    /// Least pass rate of a case in the full suite (default 0.9).
+    pub theta_pass: Option<f64>,
+}
+
+fn verify(engine: &Engine, req: &VerifyRequest) -> Result<Value, ApiError> {
+    let d = VerifyConfig::default();
+    let cfg = VerifyConfig {
+        level: req.level.unwrap_or(d.level),
+        smoke_frames: req.frames.unwrap_or(d.smoke_frames),
+        seeds: req.seeds.unwrap_or(d.seeds),
+        theta_pass: req.theta_pass.unwrap_or(d.theta_pass),
+    };
+    if cfg.seeds as usize > engine.limits.max_seeds {
+        return Err(ApiError::invalid(
+            "work_budget",
+            format!("{} seeds asked; the work budget is {}", cfg.seeds, engine.limits.max_seeds),
+        )
+        .at("seeds"));
+    }
+    let watch = Stopwatch::start();
+    let files = project_files(&req.candidate, &engine.blobs, "candidate")?;
+    let v = repair::verify(&files, &req.suite, &cfg).map_err(config_error)?;
+    serde_json::to_value(Timed { result: &v, time: watch.timing() })
+        .map_err(|e| ApiError::internal(e.to_string()))
+}
+
+/// Staged verification of a candidate fix (SPEC §3.3).
+///
+/// The document of `gobo verify --json` (docs/signals.md): `{passed, failed_stage, stages:
+/// [{stage, passed, reason?, ...}], config, work, time}`; the stages are static, smoke and
+/// full, stopping at the first that fails. A candidate that fails is a 200 with `passed: false`.
+#[utoipa::path(post, path = "/v1/verify", tag = "repair", request_body = VerifyRequest,
+    responses((status = 200, description = "The verification", body = Object),
+        (status = 422, description = "Unreadable candidate files or suite, or parameters out of range", body = ErrorBody)))]
+pub async fn verify_handler(
+    State(app): State<Arc<App>>,
+    ApiJson(req): ApiJson<VerifyRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let a = Arc::clone(&app);
+    app.pool.run(move || verify(&a.engine, &req)).await?.map(Json)
 }
