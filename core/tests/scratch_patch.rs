@@ -304,7 +304,7 @@ fn errors_name_the_edit_and_the_reason() {
         ),
         (
             r#"[{"op":"modify","sprite_id":"Cat","block_id":"l2","path":"inputs/X/block","value":"l"}]"#,
-            ErrorCode::BadLink,
+            ErrorCode::UnknownPath,
             Some(0),
         ),
         (
@@ -359,4 +359,31 @@ fn cycles_are_refused() {
         r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"control_forever"},"link":{"wrap":["e","e"]}},{"op":"modify","sprite_id":"Cat","block_id":"r","path":"inputs/NUM1/block","value":"e"}]"#,
     );
     assert!(matches!(e.code, ErrorCode::Cycle | ErrorCode::BadLink), "{e}");
+}
+
+/// Regression: an `add` linked into an input its parent does not declare (`STEPS` of a
+/// green-flag hat) used to apply, and then `invert` found no exact inverse. Every patch that
+/// applies has an exact inverse, so apply refuses it, naming the edit and the input; so does
+/// `invert`, and so does moving a block into such an input.
+#[test]
+fn links_into_undeclared_inputs_are_refused() {
+    let cases = [
+        r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"motion_xposition"},"link":{"input":["h","STEPS"]}}]"#,
+        r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"looks_show"},"link":{"input":["h","SUBSTACK"]}}]"#,
+        r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"motion_xposition"},"link":{"input":["a","NOPE"]}}]"#,
+        r#"[{"op":"modify","sprite_id":"Cat","block_id":"h","path":"inputs/STEPS/block","value":"rep"}]"#,
+    ];
+    for patch in cases {
+        let e = err(patch);
+        assert_eq!((e.code, e.edit), (ErrorCode::UnknownPath, Some(0)), "{patch}: {e}");
+        assert!(e.to_string().contains("has no input"), "{patch}: {e}");
+        let edits = parse_block_edits(patch.as_bytes(), 10).unwrap();
+        let inv = invert(&base(), &edits, &PatchOptions::default()).unwrap_err();
+        assert_eq!(inv.code, ErrorCode::UnknownPath, "{patch}: invert: {inv}");
+    }
+    // The declared inputs still take blocks, and invert exactly.
+    applied(
+        r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"motion_xposition","id":"x1"},"link":{"input":["a","STEPS"]}},
+            {"op":"modify","sprite_id":"Cat","block_id":"f","path":"inputs/SUBSTACK/block","value":"l"}]"#,
+    );
 }
