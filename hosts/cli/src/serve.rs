@@ -42,6 +42,9 @@ pub struct ServeArgs {
     /// Most seeds one test request may rerun under.
     #[arg(long, default_value_t = defaults().max_seeds)]
     max_seeds: usize,
+    /// Most trials (K) one Bug Forge request may make.
+    #[arg(long, default_value_t = defaults().max_trials)]
+    max_trials: u32,
     /// Most rows one batch job may hold.
     #[arg(long, default_value_t = defaults().max_batch_rows)]
     max_batch_rows: usize,
@@ -73,6 +76,7 @@ pub fn run(a: ServeArgs) -> ExitCode {
         max_body_bytes: a.max_body,
         max_frames: a.max_frames,
         max_seeds: a.max_seeds,
+        max_trials: a.max_trials,
         max_batch_rows: a.max_batch_rows,
         max_sessions: a.max_sessions,
         session_idle_secs: a.session_idle,

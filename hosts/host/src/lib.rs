@@ -1,7 +1,7 @@
 //! std adapters shared by gobo's hosts (CLI, HTTP server, Python package): `.sb3` and `.sb2`
 //! archives (read, deterministic repack), applying patches to project files,
 //! asset decoding into the program image's costume skins, compiling project files, runs with
-//! their trace lines, judging suites on files held in memory, stage PNGs, PNG output, and
+//! their trace lines, the repair toolkit's calls (scenarios, oracles, the Bug Forge), judging suites on files held in memory, stage PNGs, PNG output, and
 //! parallel batch runs (resumable over files, or in memory). Hosts adapt I/O; no semantics
 //! live here.
 
@@ -12,6 +12,7 @@ pub mod edit;
 pub mod judge;
 pub mod png;
 pub mod project;
+pub mod repair;
 pub mod run;
 pub mod sb3;
 pub mod skins;

@@ -27,6 +27,8 @@ pub struct Limits {
     pub max_trace_bytes: usize,
     /// Most seeds one test request may rerun under.
     pub max_seeds: usize,
+    /// Most trials (K) one Bug Forge request may make.
+    pub max_trials: u32,
     /// Most rows one batch job may hold.
     pub max_batch_rows: usize,
     /// Most live sessions (429 beyond).
@@ -47,6 +49,7 @@ impl Default for Limits {
             max_pictures: 64,
             max_trace_bytes: 64 << 20,
             max_seeds: 100,
+            max_trials: 20,
             max_batch_rows: 100_000,
             max_sessions: 10_000,
             session_idle_secs: 1800,

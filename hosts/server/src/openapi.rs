@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 use utoipa::OpenApi;
 
 use crate::routes::{
-    batch, blobs, draw, health, patches, projects, scratch, scratchworld, sessions, traces, xlogo,
+    batch, blobs, draw, health, patches, projects, repair, scratch, scratchworld, sessions, traces,
+    xlogo,
 };
 
 #[derive(OpenApi)]
@@ -22,6 +23,8 @@ use crate::routes::{
         projects::validate_handler, projects::edit_distance_handler,
         patches::patch_handler, patches::invert_handler, patches::diff_handler,
         patches::session_patch,
+        repair::scenarios_handler, repair::oracle_handler, repair::inject_handler,
+        repair::sites_handler,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
         sessions::create, sessions::list, sessions::info, sessions::observation, sessions::act,
         sessions::run, sessions::stage, sessions::gold, sessions::log, sessions::project, sessions::evaluate, sessions::fork,
@@ -32,7 +35,8 @@ use crate::routes::{
     ),
     components(schemas(crate::error::ErrorBody, crate::input::ProjectInput, crate::input::BlobRef)),
     tags((name = "service"), (name = "blobs"), (name = "scratch"), (name = "xlogo"),
-        (name = "drawing"), (name = "projects"), (name = "batch"), (name = "sessions"),
+        (name = "drawing"), (name = "projects"),
+        (name = "repair", description = "Scenarios, oracles and the Bug Forge (docs/bug-forge.md)"), (name = "batch"), (name = "sessions"),
         (name = "scratchworld", description = "ScratchWorld's own session routes (docs/server.md)"))
 )]
 struct Doc;

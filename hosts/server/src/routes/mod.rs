@@ -9,6 +9,7 @@ pub mod draw;
 pub mod health;
 pub mod patches;
 pub mod projects;
+pub mod repair;
 pub mod scratch;
 pub mod scratchworld;
 pub mod sessions;
@@ -49,6 +50,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/projects/patch", post(patches::patch_handler))
         .route("/v1/projects/invert", post(patches::invert_handler))
         .route("/v1/projects/diff", post(patches::diff_handler))
+        .route("/v1/scenarios/instantiate", post(repair::scenarios_handler))
+        .route("/v1/oracles/synthesize", post(repair::oracle_handler))
+        .route("/v1/bugs/inject", post(repair::inject_handler))
+        .route("/v1/bugs/sites", post(repair::sites_handler))
         .route("/v1/batch", post(batch::submit).get(batch::list))
         .route("/v1/batch/{id}", get(batch::status).delete(batch::delete))
         .route("/v1/batch/{id}/results", get(batch::results))
