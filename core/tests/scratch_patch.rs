@@ -318,9 +318,24 @@ fn errors_name_the_edit_and_the_reason() {
             Some(0),
         ),
         (
-            r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"score"}}]"#,
+            r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"speed"}}]"#,
             ErrorCode::NameTaken,
             Some(0),
+        ),
+        (
+            r#"[{"op":"modify","sprite_id":"Stage","variable":{"name":"score"},"path":"name","value":"Score"},{"op":"add","sprite_id":"Stage","variable":{"name":"Score"}}]"#,
+            ErrorCode::NameTaken,
+            Some(1),
+        ),
+        (
+            r#"[{"op":"modify","sprite_id":"Cat","variable":{"name":"speed"},"path":"name","value":"speed"},{"op":"add","sprite_id":"Cat","variable":{"name":"v2"}},{"op":"modify","sprite_id":"Cat","variable":{"name":"v2"},"path":"name","value":"speed"}]"#,
+            ErrorCode::NameTaken,
+            Some(2),
+        ),
+        (
+            r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"score"}},{"op":"add","sprite_id":"Cat","variable":{"name":"score"}}]"#,
+            ErrorCode::NameTaken,
+            Some(1),
         ),
         (
             r#"[{"op":"remove","sprite_id":"Cat","variable":{"name":"speed"}}]"#,
@@ -385,5 +400,17 @@ fn links_into_undeclared_inputs_are_refused() {
     applied(
         r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"motion_xposition","id":"x1"},"link":{"input":["a","STEPS"]}},
             {"op":"modify","sprite_id":"Cat","block_id":"f","path":"inputs/SUBSTACK/block","value":"l"}]"#,
+    );
+}
+
+/// A sprite variable may shadow a global of the same name (a state Scratch files hold); renaming
+/// the global away from it and back, or removing and re-adding it, inverts exactly.
+#[test]
+fn shadowing_declarations_invert_exactly() {
+    applied(r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"score","id":"vc"}}]"#);
+    applied(
+        r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"score","id":"vc"}},
+            {"op":"modify","sprite_id":"Stage","variable":{"id":"vs"},"path":"name","value":"points"},
+            {"op":"modify","sprite_id":"Stage","variable":{"id":"vs"},"path":"name","value":"score"}]"#,
     );
 }
