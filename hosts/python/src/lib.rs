@@ -9,6 +9,7 @@ mod agent;
 mod convert;
 mod draw;
 mod patch;
+mod repair;
 mod scratch;
 mod xlogo;
 

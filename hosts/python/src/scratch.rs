@@ -501,5 +501,6 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, &m)?)?;
     crate::agent::register(&m)?;
     crate::patch::register(&m)?;
+    crate::repair::register(&m)?;
     parent.add_submodule(&m)
 }

@@ -32,7 +32,7 @@ use crate::blobs::Blobs;
 use crate::error::ApiError;
 use crate::ids::{new_id, well_formed};
 use crate::input::files_of;
-use crate::store::{now_ms, Store};
+use crate::store::{now_ms, Store, WriteFn};
 
 /// The prefix of session ids.
 pub const PREFIX: &str = "s";
@@ -311,29 +311,27 @@ impl Sessions {
         slot.live.as_mut().ok_or_else(|| unknown(id))
     }
 
-    /// Commits the session in `slot` after a change, with `log` appended to its action log in
-    /// the same commit (blocking: a worker thread).
-    pub fn save(&self, id: &str, live: &Live, log: Vec<String>) -> Result<(), ApiError> {
+    /// The write that commits the session after a change, with `log` appended to its action
+    /// log in the same commit (statements cached on the writer's connection).
+    pub fn save_write(&self, id: &str, live: &Live, log: Vec<String>) -> Result<WriteFn, ApiError> {
         let row = Row::of(live)?;
         let bytes = live.session.to_bytes();
         let step = live.session.step();
         let i = id.to_string();
-        self.store
-            .write_blocking(move |c| {
-                c.execute(
-                    "UPDATE sessions SET used_ms = ?2, config = ?3, snapshot = ?4, step = ?5 WHERE id = ?1",
-                    rusqlite::params![i, now_ms(), row, bytes, step],
-                )?;
-                for entry in log {
-                    c.execute(
-                        "INSERT INTO session_log (session, seq, entry) VALUES (?1, \
-                         (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_log WHERE session = ?1), ?2)",
-                        rusqlite::params![i, entry],
-                    )?;
-                }
-                Ok(())
-            })
-            .map_err(ApiError::from)
+        Ok(Box::new(move |c| {
+            c.prepare_cached(
+                "UPDATE sessions SET used_ms = ?2, config = ?3, snapshot = ?4, step = ?5 WHERE id = ?1",
+            )?
+            .execute(rusqlite::params![i, now_ms(), row, bytes, step])?;
+            for entry in log {
+                c.prepare_cached(
+                    "INSERT INTO session_log (session, seq, entry) VALUES (?1, \
+                     (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_log WHERE session = ?1), ?2)",
+                )?
+                .execute(rusqlite::params![i, entry])?;
+            }
+            Ok(())
+        }))
     }
 
     /// The action log of session `id`, oldest first: each entry's JSON text (blocking: a
@@ -376,17 +374,25 @@ impl Sessions {
     ) -> Result<R, ApiError> {
         let mut slot = self.lock(id).await?;
         let (me, a, i) = (Arc::clone(self), Arc::clone(app), id.to_string());
-        app.pool
+        // The engine work runs on a worker; the commit is awaited here, so the worker is free
+        // for other requests while the writer commits (the session stays locked until then).
+        let (slot, r, write) = app
+            .pool
             .run(move || {
                 let live = me.ensure(&i, &mut slot)?;
                 let (r, change) = f(live, &a)?;
-                if let Some(log) = change {
-                    me.save(&i, live, log)?;
-                }
-                drop(slot);
-                Ok::<R, ApiError>(r)
+                let write = match change {
+                    Some(log) => Some(me.save_write(&i, live, log)?),
+                    None => None,
+                };
+                Ok::<_, ApiError>((slot, r, write))
             })
-            .await?
+            .await??;
+        if let Some(write) = write {
+            self.store.write(write).await.map_err(ApiError::from)?;
+        }
+        drop(slot);
+        Ok(r)
     }
 }
 

@@ -1,5 +1,6 @@
 """Scratch 3 projects: load once (:class:`Project`), run (:func:`run`), render stage pictures
-(:func:`render`, :func:`render_frames`), test suites with seeds (:func:`test`) and compare traces (:func:`diff_trace`), validate (:func:`validate`), observe as an agent (:func:`observe`, :class:`Session`), edit (:func:`patch`, :func:`invert`, :func:`diff`). See
+(:func:`render`, :func:`render_frames`), test suites with seeds (:func:`test`) and compare traces (:func:`diff_trace`), validate (:func:`validate`), observe as an agent (:func:`observe`, :class:`Session`), edit (:func:`patch`, :func:`invert`, :func:`diff`, :func:`edit_distance`), and build repair
+benchmarks (:func:`scenarios`, :func:`oracle`, :func:`forge`, :func:`bug_sites`). See
 docs/python.md."""
 
 from ._gobo import scratch as _native
@@ -16,5 +17,10 @@ Session = _native.Session
 patch = _native.patch
 invert = _native.invert
 diff = _native.diff
+edit_distance = _native.edit_distance
+scenarios = _native.scenarios
+oracle = _native.oracle
+forge = _native.forge
+bug_sites = _native.bug_sites
 
-__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace", "validate", "observe", "Session", "patch", "invert", "diff"]
+__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace", "validate", "observe", "Session", "patch", "invert", "diff", "edit_distance", "scenarios", "oracle", "forge", "bug_sites"]

@@ -1,6 +1,7 @@
 """Scratch 3 projects: run, render, test suites, trace diff, validate, agent sessions,
 patches (the CLI's ``gobo run``, ``gobo render``, ``gobo test``, ``gobo diff-trace``,
-``gobo validate``, ``gobo observe``, ``gobo act``, ``gobo patch``).
+``gobo validate``, ``gobo observe``, ``gobo act``, ``gobo patch``, ``gobo edit-distance``,
+``gobo scenarios``, ``gobo oracle``, ``gobo forge``).
 
 A *project* argument is a :class:`Project`, a path (``str`` or ``os.PathLike``: an ``.sb3``, a
 folder holding ``project.json``, or a ``project.json`` file), ``bytes`` (an ``.sb3`` archive or
@@ -220,3 +221,72 @@ def diff(a: ProjectLike, b: ProjectLike, *, atoms: bool = False) -> dict[str, Js
     """The normalized block-edit patch that turns ``a`` into ``b`` (``gobo patch diff``,
     ``POST /v1/projects/diff``): ``{ok: True, patch}``; with ``atoms=True`` ``{ok: True,
     atoms}`` (``--atoms``); ``{ok: False, error}`` when no patch expresses the difference."""
+
+def edit_distance(base: ProjectLike, gold: ProjectLike, candidate: ProjectLike) -> dict[str, Json]:
+    """ScratchEval's edit distance of a candidate fix to the gold fix, both made on ``base``
+    (``gobo edit-distance --json``, ``POST /v1/projects/edit-distance``): ``{d_edit, matched,
+    missing, extra}``; two fixes with the same effect score the same (docs/patches.md)."""
+
+def scenarios(
+    project: ProjectLike,
+    *,
+    templates: str | None = None,
+    ticks: int = 2000,
+    max_cases: int = 12,
+) -> dict[str, Json]:
+    """The scenario templates instantiated on a project (``gobo scenarios --json``, ``POST
+    /v1/scenarios/instantiate``): ``{meta: {keys, clickable, messages, asks, mouse, ...}, fps,
+    frames, cases}``, cases without assertions. ``templates`` is a comma-separated subset
+    (docs/bug-forge.md)."""
+
+def oracle(
+    gold: ProjectLike,
+    buggy: ProjectLike,
+    *,
+    cases: Source | None = None,
+    reruns: int = 5,
+    ticks: int = 2000,
+    every: int = 10,
+    theta_pass: float = 0.9,
+    theta_fail: float = 0.1,
+    max_assertions: int = 5,
+    templates: str | None = None,
+    max_cases: int = 12,
+) -> dict[str, Json]:
+    """A test suite that passes on ``gold`` and fails on ``buggy`` (``gobo oracle --json``,
+    ``POST /v1/oracles/synthesize``, docs/oracles.md): ``{accepted, reason?, suite, assertions,
+    candidates, features, work}``. ``cases`` is a suite document of scenario cases; by default
+    the templates are instantiated on the gold project."""
+
+def forge(
+    gold: ProjectLike,
+    *,
+    pattern: str | None = None,
+    operator: str | None = None,
+    seed: int = 0,
+    trials: int = 20,
+    reruns: int = 5,
+    ticks: int = 2000,
+    every: int = 10,
+    theta_pass: float = 0.9,
+    theta_fail: float = 0.1,
+    max_assertions: int = 5,
+    templates: str | None = None,
+    max_cases: int = 12,
+) -> dict[str, Json]:
+    """Injects one validated bug (``gobo forge --json``, ``POST /v1/bugs/inject``,
+    docs/bug-forge.md): ``{success, pattern, reason?, record?, trials, sites, work}`` and, for a
+    validated bug, ``suite`` and ``buggy_sb3`` (the buggy ``.sb3`` bytes, gold's assets kept).
+    The forward and inverse block-edit patches are ``record["ground_truth"]["forward"]`` and
+    ``["inverse"]``. The same arguments give the same bytes."""
+
+def bug_sites(
+    project: ProjectLike,
+    *,
+    pattern: str | None = None,
+    operator: str | None = None,
+) -> dict[str, Json]:
+    """The Bug Forge's ranked injection sites (``POST /v1/bugs/sites``): ``{patterns, sites:
+    [{operator, sprite, script_top, block, rank}]}``, rank 0 (scripts a scenario template
+    starts) first; every applicable pattern when neither ``pattern`` nor ``operator`` is
+    given."""
