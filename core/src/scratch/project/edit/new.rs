@@ -1,6 +1,7 @@
 //! Creating blocks: a [`NewBlock`] tree (a block with its inputs, shadows and the blocks after
 //! it) becomes blocks of a target with fresh or given ids, as one new script.
 
+use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -141,25 +142,28 @@ impl Blocks {
         if base + order.len() >= u32::MAX as usize {
             return Err(EditError::TooLarge);
         }
-        // Ids: given ones must be new and distinct; fresh ones avoid both.
-        let mut given: Vec<&str> = Vec::new();
+        // Ids: given ones must be new and distinct; fresh ones avoid both (sets: a long
+        // script is not quadratic).
+        let mut given: BTreeSet<&str> = BTreeSet::new();
         for (b, _) in &order {
             if let Some(id) = &b.id {
-                if self.index_of(id).is_some() || given.contains(&id.as_str()) {
+                if self.index_of(id).is_some() || !given.insert(id.as_str()) {
                     return Err(EditError::DuplicateId { id: id.clone() });
                 }
-                given.push(id);
             }
         }
         let mut new_ids: Vec<String> = Vec::with_capacity(order.len());
+        let mut fresh: BTreeSet<String> = BTreeSet::new();
         for (b, _) in &order {
             let id = match &b.id {
                 Some(id) => id.clone(),
-                None => ids.next_id(|c| {
-                    self.index_of(c).is_some()
-                        || given.contains(&c)
-                        || new_ids.iter().any(|n| n == c)
-                }),
+                None => {
+                    let id = ids.next_id(|c| {
+                        self.index_of(c).is_some() || given.contains(c) || fresh.contains(c)
+                    });
+                    fresh.insert(id.clone());
+                    id
+                }
             };
             new_ids.push(id);
         }
