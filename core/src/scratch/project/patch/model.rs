@@ -140,7 +140,7 @@ pub struct BlockSpec {
     pub mutation: Option<Vec<(String, Json)>>,
     /// The blocks after it, in order, as a flat list (JSON: `"next": [...]`, or one nested
     /// object). A listed block's own `next` comes right after it, before the rest, but parsing
-    /// and [`exact`](super) specs keep them empty: a long script is a list, not a nesting, so
+    /// and exact specs keep them empty: a long script is a list, not a nesting, so
     /// building, consuming and dropping it never recurse along the chain.
     pub next: Vec<BlockSpec>,
     /// Its position in the target's block order (default: after the existing blocks).
