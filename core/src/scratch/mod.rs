@@ -29,6 +29,7 @@ pub mod planted;
 pub mod project;
 pub mod render;
 pub mod scenario;
+pub mod signals;
 pub mod suite;
 pub mod trace;
 pub mod value;

@@ -6,7 +6,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::Args;
 use gobo::scratch::forge::{applicable, forge, ForgeConfig, ForgeOutcome, Operator, Pattern};
@@ -15,7 +14,7 @@ use gobo_host::batch::{run_batch, BatchOptions};
 use gobo_host::sb3::ProjectFiles;
 use serde_json::{json, Value as Json};
 
-use crate::oracle::{cpu_seconds, load_project, timing, OracleFlags};
+use crate::oracle::{load_project, OracleFlags};
 
 #[derive(Debug, Args)]
 pub struct ForgeArgs {
@@ -128,15 +127,14 @@ pub fn run(args: ForgeArgs) -> ExitCode {
     if args.batch {
         return batch(&args, &cfg);
     }
-    let start = Instant::now();
-    let cpu0 = cpu_seconds();
+    let watch = gobo_host::cost::Stopwatch::start();
     let outcome = match forge_one(&args.gold, &cfg, &args.output) {
         Ok(o) => o,
         Err(e) => return bad(e),
     };
     if args.json || args.pretty {
         let mut v = serde_json::to_value(&outcome).unwrap_or_default();
-        v["time"] = timing(start, cpu0);
+        v["time"] = serde_json::to_value(watch.timing()).unwrap_or_default();
         crate::json_out::print(&v, args.pretty);
     } else if let Some(r) = &outcome.record {
         let site = &r.ground_truth.site;

@@ -13,20 +13,25 @@ mod draw;
 mod edit_distance;
 mod exit;
 mod forge;
+mod hooks;
 mod json_out;
 mod json_patch;
 mod observe;
 mod oracle;
 mod pack;
 mod patch;
+mod probe;
 mod project_input;
+mod record;
 mod render;
 mod run;
 mod scenarios;
 mod serve;
 mod test;
 mod validate;
+mod verify;
 mod xlogo;
+mod xlogo_analysis;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -81,6 +86,14 @@ enum Command {
     Oracle(oracle::OracleArgs),
     /// Inject one validated bug into a project, or a batch of projects (docs/bug-forge.md).
     Forge(forge::ForgeArgs),
+    /// Probe a buggy project against its gold one: pass gap, mismatch, divergence, level (docs/signals.md).
+    Probe(probe::ProbeArgs),
+    /// Verify a candidate fix in stages: static, smoke run, full suite (docs/signals.md).
+    Verify(verify::VerifyArgs),
+    /// Record stage frames, keyframes, a contact sheet and an animated PNG of a run (docs/evidence.md).
+    Record(record::RecordArgs),
+    /// Every hat script with its canonical trigger and the state it writes (docs/signals.md).
+    Hooks(hooks::HooksArgs),
 }
 
 fn main() -> ExitCode {
@@ -110,5 +123,9 @@ fn main() -> ExitCode {
         Command::Scenarios(args) => scenarios::run(args),
         Command::Oracle(args) => oracle::run(args),
         Command::Forge(args) => forge::run(args),
+        Command::Probe(args) => probe::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Record(args) => record::run(args),
+        Command::Hooks(args) => hooks::run(args),
     }
 }

@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::Args;
 use gobo::scratch::forge::{extract, instantiate, parse_templates, ScenarioConfig};
@@ -94,28 +93,9 @@ pub fn load_project(path: &std::path::Path) -> Result<(Project, ProjectFiles), S
     Ok((project, files))
 }
 
-/// Wall and CPU time of the process since `start` (SPEC §3.8: not deterministic, reported
-/// apart from the work counters).
-pub fn timing(start: Instant, cpu0: f64) -> Json {
-    serde_json::json!({"wall_ms": start.elapsed().as_secs_f64() * 1e3, "cpu_ms": (cpu_seconds() - cpu0) * 1e3})
-}
-
-/// CPU time of the process (user + system), in seconds, from `/proc/self/stat` (Linux; 0
-/// elsewhere). Clock ticks are taken as 100 per second, the Linux `USER_HZ`.
-pub fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
-    // Fields after the command name (which may hold spaces) start after the last ')'.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the line: the 12th and 13th after ')'.
-    let tick = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    (tick(11) + tick(12)) / 100.0
-}
-
 pub fn run(args: OracleArgs) -> ExitCode {
     let bad = |why: String| crate::exit::bad_input("oracle", why);
-    let start = Instant::now();
-    let cpu0 = cpu_seconds();
+    let watch = gobo_host::cost::Stopwatch::start();
     let ((gold, gold_files), (buggy, buggy_files)) =
         match (load_project(&args.gold), load_project(&args.buggy)) {
             (Ok(g), Ok(b)) => (g, b),
@@ -160,7 +140,7 @@ pub fn run(args: OracleArgs) -> ExitCode {
     }
     if args.json || args.pretty {
         let mut v = serde_json::to_value(&syn).unwrap_or_default();
-        v["time"] = timing(start, cpu0);
+        v["time"] = serde_json::to_value(watch.timing()).unwrap_or_default();
         crate::json_out::print(&v, args.pretty);
     } else {
         for a in &syn.assertions {

@@ -1,5 +1,6 @@
 //! `gobo xlogo ...`: evaluate XLogo-Mini code against a task (one pair, or a JSON-lines batch),
-//! print a task as a prompt, render a task and a run as PNG. Files in, JSON/text/PNG out; the
+//! print a task as a prompt, render a task and a run as PNG (the analyses `classify`, `report`,
+//! `perturb`, `resample` are in `xlogo_analysis`). Files in, JSON/text/PNG out; the
 //! semantics live in `gobo::xlogo`.
 
 use std::path::{Path, PathBuf};
@@ -29,6 +30,16 @@ enum XlogoCommand {
     Prompt(PromptArgs),
     /// Render a task (and a run of CODE) as a PNG picture.
     Render(RenderArgs),
+    /// Print a task's dimensions (task type, constraints, concepts, length, grid size), or their
+    /// distribution over a task file.
+    Classify(crate::xlogo_analysis::ClassifyArgs),
+    /// Success, format and no-crash rates of verdict rows, overall and per task dimension.
+    Report(crate::xlogo_analysis::ReportArgs),
+    /// The three simplifications (A constraints, B walls/forbidden cells, C turtle closer) and
+    /// their subsets, with the reference code's verdict on each.
+    Perturb(crate::xlogo_analysis::PerturbArgs),
+    /// Emulator-driven curriculum: weight failed tasks by 1 + beta and draw the next training set.
+    Resample(crate::xlogo_analysis::ResampleArgs),
 }
 
 #[derive(Debug, Args)]
@@ -92,6 +103,10 @@ pub fn run(args: XlogoArgs) -> ExitCode {
             print!("{}", prompt(&task, style));
         }),
         XlogoCommand::Render(a) => render(a),
+        XlogoCommand::Classify(a) => return crate::xlogo_analysis::classify_cmd(a),
+        XlogoCommand::Report(a) => return crate::xlogo_analysis::report_cmd(a),
+        XlogoCommand::Perturb(a) => return crate::xlogo_analysis::perturb_cmd(a),
+        XlogoCommand::Resample(a) => return crate::xlogo_analysis::resample_cmd(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,9 +6,11 @@
 //! live here.
 
 pub mod batch;
+pub mod cost;
 pub mod costume;
 mod costume_svg;
 pub mod edit;
+pub mod evidence;
 pub mod judge;
 pub mod png;
 pub mod project;

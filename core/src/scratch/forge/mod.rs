@@ -4,6 +4,7 @@
 //! ([`crate::scratch::oracle`]).
 
 pub mod catalog;
+pub mod hooks;
 pub mod inject;
 pub mod meta;
 pub mod sites;
@@ -11,6 +12,7 @@ pub mod templates;
 mod walk;
 
 pub use catalog::{Operator, Pattern};
+pub use hooks::{hooks, Hook};
 pub use inject::{
     applicable, forge, inject, Bug, BugRecord, Build, ForgeConfig, ForgeError, ForgeOutcome, Trial,
 };

@@ -24,6 +24,7 @@ use serde_json::{json, Value as Json};
 
 pub use emit::{signal_name, FeatureRow};
 pub use features::{Feature, Test, POSE_TOLERANCE};
+pub(crate) use record::record;
 pub use record::{Key, KeyTable, Obs, Pose, Run};
 
 use crate::scratch::image::Image;
