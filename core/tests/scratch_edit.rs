@@ -320,7 +320,7 @@ fn create_gives_fresh_deterministic_ids() {
         })),
     });
     spec.inputs[0].value = Some(NewChild::Block(join));
-    spec.next = Some(Box::new(NewBlock::new("looks_hide")));
+    spec.next = vec![NewBlock::new("looks_hide")];
     let mut ids = IdGen::new(7);
     let root = b.create(&spec, (Num::Int(0), Num::Int(1000)), &mut ids).unwrap();
     let new_ids: Vec<String> = b.subtree(root, true).into_iter().map(|i| b.id_of(i)).collect();
@@ -445,11 +445,15 @@ fn declarations_add_rename_remove() {
             is_cloud: None,
         })
     };
-    // A sprite variable named like a global is refused, as in Scratch.
+    // A second variable of one name in one target is refused; a sprite variable may shadow a
+    // global one (files hold such projects; an inverse must be able to restore them).
     assert_eq!(
-        p.add_decl(1, var("n1", "score"), None),
+        p.add_decl(0, var("n0", "score"), None),
         Err(EditError::NameTaken { kind: DeclKind::Variable, name: "score".into() })
     );
+    let mut shadowed = p.clone();
+    shadowed.add_decl(1, var("n1", "score"), None).unwrap();
+    check(&shadowed);
     p.add_decl(1, var("n1", "lives"), Some(0)).unwrap();
     assert_eq!(p.targets[1].variables[0].name, "lives");
     check(&p);

@@ -304,7 +304,7 @@ fn errors_name_the_edit_and_the_reason() {
         ),
         (
             r#"[{"op":"modify","sprite_id":"Cat","block_id":"l2","path":"inputs/X/block","value":"l"}]"#,
-            ErrorCode::BadLink,
+            ErrorCode::UnknownPath,
             Some(0),
         ),
         (
@@ -318,9 +318,24 @@ fn errors_name_the_edit_and_the_reason() {
             Some(0),
         ),
         (
-            r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"score"}}]"#,
+            r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"speed"}}]"#,
             ErrorCode::NameTaken,
             Some(0),
+        ),
+        (
+            r#"[{"op":"modify","sprite_id":"Stage","variable":{"name":"score"},"path":"name","value":"Score"},{"op":"add","sprite_id":"Stage","variable":{"name":"Score"}}]"#,
+            ErrorCode::NameTaken,
+            Some(1),
+        ),
+        (
+            r#"[{"op":"modify","sprite_id":"Cat","variable":{"name":"speed"},"path":"name","value":"speed"},{"op":"add","sprite_id":"Cat","variable":{"name":"v2"}},{"op":"modify","sprite_id":"Cat","variable":{"name":"v2"},"path":"name","value":"speed"}]"#,
+            ErrorCode::NameTaken,
+            Some(2),
+        ),
+        (
+            r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"score"}},{"op":"add","sprite_id":"Cat","variable":{"name":"score"}}]"#,
+            ErrorCode::NameTaken,
+            Some(1),
         ),
         (
             r#"[{"op":"remove","sprite_id":"Cat","variable":{"name":"speed"}}]"#,
@@ -359,4 +374,43 @@ fn cycles_are_refused() {
         r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"control_forever"},"link":{"wrap":["e","e"]}},{"op":"modify","sprite_id":"Cat","block_id":"r","path":"inputs/NUM1/block","value":"e"}]"#,
     );
     assert!(matches!(e.code, ErrorCode::Cycle | ErrorCode::BadLink), "{e}");
+}
+
+/// Regression: an `add` linked into an input its parent does not declare (`STEPS` of a
+/// green-flag hat) used to apply, and then `invert` found no exact inverse. Every patch that
+/// applies has an exact inverse, so apply refuses it, naming the edit and the input; so does
+/// `invert`, and so does moving a block into such an input.
+#[test]
+fn links_into_undeclared_inputs_are_refused() {
+    let cases = [
+        r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"motion_xposition"},"link":{"input":["h","STEPS"]}}]"#,
+        r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"looks_show"},"link":{"input":["h","SUBSTACK"]}}]"#,
+        r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"motion_xposition"},"link":{"input":["a","NOPE"]}}]"#,
+        r#"[{"op":"modify","sprite_id":"Cat","block_id":"h","path":"inputs/STEPS/block","value":"rep"}]"#,
+    ];
+    for patch in cases {
+        let e = err(patch);
+        assert_eq!((e.code, e.edit), (ErrorCode::UnknownPath, Some(0)), "{patch}: {e}");
+        assert!(e.to_string().contains("has no input"), "{patch}: {e}");
+        let edits = parse_block_edits(patch.as_bytes(), 10).unwrap();
+        let inv = invert(&base(), &edits, &PatchOptions::default()).unwrap_err();
+        assert_eq!(inv.code, ErrorCode::UnknownPath, "{patch}: invert: {inv}");
+    }
+    // The declared inputs still take blocks, and invert exactly.
+    applied(
+        r#"[{"op":"add","sprite_id":"Cat","block":{"opcode":"motion_xposition","id":"x1"},"link":{"input":["a","STEPS"]}},
+            {"op":"modify","sprite_id":"Cat","block_id":"f","path":"inputs/SUBSTACK/block","value":"l"}]"#,
+    );
+}
+
+/// A sprite variable may shadow a global of the same name (a state Scratch files hold); renaming
+/// the global away from it and back, or removing and re-adding it, inverts exactly.
+#[test]
+fn shadowing_declarations_invert_exactly() {
+    applied(r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"score","id":"vc"}}]"#);
+    applied(
+        r#"[{"op":"add","sprite_id":"Cat","variable":{"name":"score","id":"vc"}},
+            {"op":"modify","sprite_id":"Stage","variable":{"id":"vs"},"path":"name","value":"points"},
+            {"op":"modify","sprite_id":"Stage","variable":{"id":"vs"},"path":"name","value":"score"}]"#,
+    );
 }

@@ -176,7 +176,7 @@ fn a_project_without_triggers_has_no_site() {
 
 #[test]
 fn a_million_block_project_ends_with_a_bounded_report() {
-    // One green-flag script of a million `change x by 1` blocks: no operator applies.
+    // One green-flag script of a million `change x by 1` blocks.
     let n = 1_000_000;
     let mut blocks = String::from(
         r#""h":{"opcode":"event_whenflagclicked","next":"0","parent":null,"inputs":{},"fields":{},"shadow":false,"topLevel":true,"x":0,"y":0}"#,
@@ -192,7 +192,9 @@ fn a_million_block_project_ends_with_a_bounded_report() {
         r#"{{"targets":[{{"isStage":true,"name":"Stage","variables":{{}},"lists":{{}},"broadcasts":{{}},"blocks":{{}},"comments":{{}},"currentCostume":0,"costumes":[],"sounds":[]}},{{"isStage":false,"name":"Cat","variables":{{}},"lists":{{}},"broadcasts":{{}},"blocks":{{{blocks}}},"comments":{{}},"currentCostume":0,"costumes":[],"sounds":[],"visible":true,"x":0,"y":0,"size":100,"direction":90}}],"monitors":[],"extensions":[],"meta":{{"semver":"3.0.0"}}}}"#
     );
     let p = load_with(text.as_bytes(), &LoadOptions::default()).unwrap();
-    assert!(applicable(&p).is_empty());
+    // Only handler.dup applies (a copy of the script: specs are flat lists, so no length
+    // cap); the pattern asked for has no site.
+    assert_eq!(applicable(&p), vec![Pattern::EventHandlerConflict]);
     let files = ProjectFiles { project_json: text.into_bytes(), ..ProjectFiles::default() };
     let out = run(&p, &files, &config(Pattern::SpriteStateMismatch, 0));
     assert_eq!(out.reason, Some("no_site"));

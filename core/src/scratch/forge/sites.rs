@@ -17,9 +17,7 @@ use super::walk::{
     broadcast_name, code_blocks, field_text, hat_at, input_block, input_number, input_primitive,
     script_tops,
 };
-use crate::scratch::project::{
-    Block, BlockIdx, Blocks, InputValue, Literal, Primitive, Project, Target,
-};
+use crate::scratch::project::{Block, BlockIdx, Blocks, Literal, Primitive, Project, Target};
 
 /// One place an operator applies.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -38,10 +36,6 @@ pub struct Site {
     #[serde(skip)]
     pub forward: Json,
 }
-
-/// The longest script `handler.dup` copies: the block-edit spec of a script is built and
-/// dropped recursively along `next`, so a longer one could exhaust a worker thread's stack.
-const MAX_DUP_BLOCKS: usize = 200;
 
 const LOOPS: [&str; 4] =
     ["control_forever", "control_repeat", "control_repeat_until", "control_while"];
@@ -74,29 +68,6 @@ fn rank_of(hat: &str) -> u8 {
 }
 
 /// The chain of stack blocks after `first` (itself included), bounded by the block count.
-/// Whether the blocks from `first` (the stack, its inputs and C-slots) number at most
-/// [`MAX_DUP_BLOCKS`], counted by an explicit walk.
-fn short_script(blocks: &Blocks, first: Option<BlockIdx>) -> bool {
-    let mut todo: Vec<BlockIdx> = first.into_iter().collect();
-    let mut seen = 0;
-    while let Some(i) = todo.pop() {
-        seen += 1;
-        if seen > MAX_DUP_BLOCKS {
-            return false;
-        }
-        let Some(b) = blocks.get(i) else { continue };
-        todo.extend(b.next);
-        for input in &b.inputs {
-            for v in [&input.value, &input.shadow] {
-                if let Some(InputValue::Block(c)) = v {
-                    todo.push(*c);
-                }
-            }
-        }
-    }
-    true
-}
-
 fn chain(blocks: &Blocks, first: Option<BlockIdx>) -> Vec<BlockIdx> {
     let mut out = Vec::new();
     let mut cur = first;
@@ -241,7 +212,6 @@ pub fn sites_of(project: &Project, op: Operator) -> Vec<Site> {
                             | "event_whenflagclicked"
                     )
                     && b.next.is_some()
-                    && short_script(blocks, b.next)
                 {
                     if let Some(mut spec) = exact_spec(blocks, idx, true) {
                         strip_ids(&mut spec);

@@ -329,11 +329,14 @@ fn new_region(ba: &Blocks, bb: &Blocks, i: BlockIdx) -> Option<BlockSpec> {
     if spec_has_kept(&spec, ba) {
         return None;
     }
-    let next = bb.get(i)?.next;
-    if let Some(n) = next {
-        if ba.index_of(&bb.id_of(n)).is_none() {
-            spec.next = Some(alloc::boxed::Box::new(new_region(ba, bb, n)?));
+    let mut cur = bb.get(i)?.next;
+    while let Some(n) = cur.filter(|n| ba.index_of(&bb.id_of(*n)).is_none()) {
+        let node = super::super::patch::exact_spec_public(bb, n, false)?;
+        if spec_has_kept(&node, ba) {
+            return None;
         }
+        spec.next.push(node);
+        cur = bb.get(n)?.next;
     }
     Some(spec)
 }
@@ -355,9 +358,7 @@ fn spec_has_kept(spec: &BlockSpec, ba: &Blocks) -> bool {
                 }
             }
         }
-        if let Some(n) = &s.next {
-            stack.push(n);
-        }
+        stack.extend(s.next.iter());
     }
     false
 }

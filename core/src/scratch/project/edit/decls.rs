@@ -114,9 +114,11 @@ fn monitor_uses(m: &Monitor, kind: DeclKind, id: &str) -> bool {
 
 impl Project {
     /// Adds a declaration to target `t` at position `at` of its list (the end when `None`).
-    /// The id must be new among that kind in the targets that would see it, and the name new
-    /// among the declarations of that kind visible from them (a sprite sees its own and the
-    /// stage's; a stage declaration is seen by every sprite).
+    /// The id must be new among that kind in the targets that would see it (a sprite sees its
+    /// own and the stage's; a stage declaration is seen by every sprite), and the name new in
+    /// target `t` (broadcasts ignoring case). A sprite-local name may shadow a global one: Scratch
+    /// files hold such projects, references go by id, and a patch's inverse or a diff must
+    /// reach every state a file can be in.
     pub fn add_decl(&mut self, t: usize, decl: Decl, at: Option<usize>) -> Result<(), EditError> {
         let kind = decl.kind();
         let stage = self.stage_index();
@@ -137,7 +139,10 @@ impl Project {
                     DeclKind::Broadcast => name.to_lowercase() == decl.name().to_lowercase(),
                     _ => name == decl.name(),
                 };
-                if same {
+                // Only a duplicate in the same target is refused: a sprite-local name that
+                // shadows a global one is a state Scratch files hold and load (references go
+                // by id), and a patch (a diff, an inverse) must be able to reach it.
+                if same && s == t {
                     return Err(EditError::NameTaken { kind, name: name.into() });
                 }
             }
@@ -161,7 +166,8 @@ impl Project {
     }
 
     /// Renames declaration `id` of `kind` in target `t`, and every field, inline primitive and
-    /// monitor that refers to it where it is visible. Returns the old name.
+    /// monitor that refers to it where it is visible. Returns the old name. The new name must
+    /// be free in target `t` (shadowing across the stage and a sprite is allowed).
     pub fn rename_decl(
         &mut self,
         t: usize,
@@ -176,8 +182,12 @@ impl Project {
         if unchanged {
             return Ok(name.into());
         }
-        // The new name must not clash with another visible declaration.
-        let mut check = self.clone_decl_names(t, kind);
+        // The new name must not clash with another declaration of the same target
+        // (shadowing across the stage and a sprite is allowed, as in `add_decl`).
+        let mut check: Vec<(String, String)> = decls(self, t, kind)
+            .into_iter()
+            .map(|(i, n)| (String::from(i), String::from(n)))
+            .collect();
         check.retain(|(i, _)| i != id);
         if check.iter().any(|(_, n)| n == name) {
             return Err(EditError::NameTaken { kind, name: name.into() });
@@ -206,22 +216,6 @@ impl Project {
             }
         }
         Ok(old)
-    }
-
-    /// The `(id, name)` of declarations of `kind` that share a namespace with target `t`'s.
-    fn clone_decl_names(&self, t: usize, kind: DeclKind) -> Vec<(String, String)> {
-        let stage = self.stage_index();
-        let mut targets = scope(self, t);
-        if self.targets.get(t).is_some_and(|x| !x.is_stage) {
-            targets.push(stage);
-        }
-        let mut out = Vec::new();
-        for s in targets {
-            for (i, n) in decls(self, s, kind) {
-                out.push((String::from(i), String::from(n)));
-            }
-        }
-        out
     }
 
     /// Removes declaration `id` of `kind` from target `t`, with the monitors showing it.

@@ -62,6 +62,6 @@ mod values;
 pub use decls::{block_uses, decls, Decl, RemovedDecl};
 pub use error::{DeclKind, EditError};
 pub use ids::IdGen;
-pub use new::{NewBlock, NewChild, NewInput};
+pub use new::{flat_chain, NewBlock, NewChild, NewInput};
 pub use store::Owner;
 pub use structure::{Pos, RemoveMode, ShadowPolicy};

@@ -1,6 +1,7 @@
 //! Creating blocks: a [`NewBlock`] tree (a block with its inputs, shadows and the blocks after
 //! it) becomes blocks of a target with fresh or given ids, as one new script.
 
+use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -27,8 +28,10 @@ pub struct NewBlock {
     pub inputs: Vec<NewInput>,
     /// The mutation, if any.
     pub mutation: Option<Mutation>,
-    /// The block after it, if any.
-    pub next: Option<alloc::boxed::Box<NewBlock>>,
+    /// The blocks after it, in order, as a flat list (a listed block's own `next` comes right
+    /// after it, before the rest; see [`flat_chain`]). A list, not a nesting: creating and
+    /// dropping a long script never recurse along it.
+    pub next: Vec<NewBlock>,
     /// Its position in the target's file order (`None`: after the existing blocks). The
     /// order of top-level blocks is the order scripts start in; restoring removed blocks at
     /// their old positions gives back the same file.
@@ -51,11 +54,29 @@ pub struct NewInput {
 
 /// A block or an inline compressed primitive (`[4, "10"]`, `[12, name, id]`...).
 #[derive(Debug, Clone, PartialEq)]
+// A spec built once per edit and consumed at once: boxing the block would cost an allocation
+// per child for no saving.
+#[allow(clippy::large_enum_variant)]
 pub enum NewChild {
     /// A block.
     Block(NewBlock),
     /// An inline primitive.
     Primitive(Primitive),
+}
+
+/// The blocks of a chain list in order, each one's own `next` list spliced in right after it,
+/// without recursion (an explicit stack of slices).
+pub fn flat_chain<T>(chain: &[T], next: impl Fn(&T) -> &[T]) -> Vec<&T> {
+    let mut out = Vec::new();
+    let mut todo: Vec<&[T]> = alloc::vec![chain];
+    while let Some(s) = todo.pop() {
+        if let Some((first, rest)) = s.split_first() {
+            out.push(first);
+            todo.push(rest);
+            todo.push(next(first));
+        }
+    }
+    out
 }
 
 impl NewBlock {
@@ -73,6 +94,9 @@ enum Link {
     Shadow(usize, usize),
 }
 
+/// A block waiting to be created: how it hangs, and where it sits in a flattened chain.
+type Pending<'a> = (&'a NewBlock, Option<Link>, Option<(usize, usize)>);
+
 impl Blocks {
     /// Creates the blocks of `spec` (pre-order: a block, its inputs in order, then the block
     /// after it) at the end of the file order (or at their `at` positions), as a new script at
@@ -86,19 +110,31 @@ impl Blocks {
         ids: &mut IdGen,
     ) -> Result<BlockIdx, EditError> {
         let mut order: Vec<(&NewBlock, Option<Link>)> = Vec::new();
-        let mut stack: Vec<(&NewBlock, Option<Link>)> = alloc::vec![(spec, None)];
-        while let Some((b, link)) = stack.pop() {
+        // The flattened chains under chain heads; a stacked block that is element `k` of
+        // chain `c` carries `Some((c, k))`, and its `next` is already in that chain.
+        let mut chains: Vec<Vec<&NewBlock>> = Vec::new();
+        let mut stack: Vec<Pending<'_>> = alloc::vec![(spec, None, None)];
+        while let Some((b, link, in_chain)) = stack.pop() {
             let me = order.len();
             order.push((b, link));
-            if let Some(n) = &b.next {
-                stack.push((n, Some(Link::Next(me))));
+            let follower = match in_chain {
+                Some((c, k)) => chains[c].get(k + 1).map(|n| (*n, (c, k + 1))),
+                None if !b.next.is_empty() => {
+                    chains.push(flat_chain(&b.next, |n| &n.next));
+                    let c = chains.len() - 1;
+                    chains[c].first().map(|n| (*n, (c, 0)))
+                }
+                None => None,
+            };
+            if let Some((n, at)) = follower {
+                stack.push((n, Some(Link::Next(me)), Some(at)));
             }
             for (k, input) in b.inputs.iter().enumerate().rev() {
                 if let Some(NewChild::Block(s)) = &input.shadow {
-                    stack.push((s, Some(Link::Shadow(me, k))));
+                    stack.push((s, Some(Link::Shadow(me, k)), None));
                 }
                 if let Some(NewChild::Block(v)) = &input.value {
-                    stack.push((v, Some(Link::Value(me, k))));
+                    stack.push((v, Some(Link::Value(me, k)), None));
                 }
             }
         }
@@ -106,25 +142,28 @@ impl Blocks {
         if base + order.len() >= u32::MAX as usize {
             return Err(EditError::TooLarge);
         }
-        // Ids: given ones must be new and distinct; fresh ones avoid both.
-        let mut given: Vec<&str> = Vec::new();
+        // Ids: given ones must be new and distinct; fresh ones avoid both (sets: a long
+        // script is not quadratic).
+        let mut given: BTreeSet<&str> = BTreeSet::new();
         for (b, _) in &order {
             if let Some(id) = &b.id {
-                if self.index_of(id).is_some() || given.contains(&id.as_str()) {
+                if self.index_of(id).is_some() || !given.insert(id.as_str()) {
                     return Err(EditError::DuplicateId { id: id.clone() });
                 }
-                given.push(id);
             }
         }
         let mut new_ids: Vec<String> = Vec::with_capacity(order.len());
+        let mut fresh: BTreeSet<String> = BTreeSet::new();
         for (b, _) in &order {
             let id = match &b.id {
                 Some(id) => id.clone(),
-                None => ids.next_id(|c| {
-                    self.index_of(c).is_some()
-                        || given.contains(&c)
-                        || new_ids.iter().any(|n| n == c)
-                }),
+                None => {
+                    let id = ids.next_id(|c| {
+                        self.index_of(c).is_some() || given.contains(c) || fresh.contains(c)
+                    });
+                    fresh.insert(id.clone());
+                    id
+                }
             };
             new_ids.push(id);
         }

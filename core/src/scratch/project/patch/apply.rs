@@ -314,20 +314,39 @@ fn has_output(blocks: &Blocks, idx: BlockIdx) -> bool {
     info_of(blocks, idx).is_none_or(|i| i.has_output())
 }
 
-/// The kind of input `name` of block `p`: statement or value.
-fn slot_kind(blocks: &Blocks, p: BlockIdx, name: &str) -> Slot {
-    if let Some(i) = info_of(blocks, p).and_then(|i| i.input(name)) {
-        return i.slot;
+/// The kind of input `name` of block `p`: statement or value; `None` when the block has no
+/// such input (a known opcode that does not declare it, a custom block call or prototype
+/// without that argument id, and no input entry of that name in the record).
+fn slot_kind(blocks: &Blocks, p: BlockIdx, name: &str) -> Option<Slot> {
+    let b = blocks.get(p)?;
+    let info = catalog::lookup(&b.opcode);
+    if let Some(i) = info.and_then(|i| i.input(name)) {
+        return Some(i.slot);
     }
-    let holds_shadow = blocks
-        .get(p)
-        .and_then(|b| b.input(name))
+    let existing = b.input(name);
+    let argument = matches!(b.opcode.as_str(), "procedures_call" | "procedures_prototype")
+        && b.mutation
+            .as_ref()
+            .and_then(|m| m.argument_ids.as_ref())
+            .is_some_and(|ids| ids.iter().any(|i| i == name));
+    if info.is_some() && existing.is_none() && !argument {
+        return None;
+    }
+    let holds_shadow = existing
         .is_some_and(|i| i.shadow.is_some() || matches!(i.value, Some(InputValue::Primitive(_))));
-    if name.starts_with("SUBSTACK") && !holds_shadow {
+    Some(if name.starts_with("SUBSTACK") && !holds_shadow {
         Slot::Statement
     } else {
         Slot::Value { shadow: "", default: "" }
-    }
+    })
+}
+
+/// `UNKNOWN_PATH`: block `p` has no input `name`.
+fn no_input(edit: usize, blocks: &Blocks, p: BlockIdx, name: &str, at: &Pointer) -> PatchError {
+    let (id, opcode) =
+        blocks.get(p).map_or((String::new(), String::new()), |b| (b.id.clone(), b.opcode.clone()));
+    let msg = format!("block {id:?} ({opcode}) has no input {name:?}");
+    PatchError::new(ErrorCode::UnknownPath, Some(edit), at.clone().into_string(), msg)
 }
 
 fn add(
@@ -401,7 +420,10 @@ fn link_new(
         Link::Input(parent, name) => {
             let p = cx.find(parent, lp.clone().key("input").index(0))?;
             let b = &cx.project.targets[cx.t].blocks;
-            match slot_kind(b, p, name) {
+            let Some(slot) = slot_kind(b, p, name) else {
+                return Err(no_input(edit, b, p, name, &lp.clone().key("input").index(1)));
+            };
+            match slot {
                 Slot::Statement => {
                     if !has_previous(b, root) {
                         return Err(bad("a C-slot takes stack blocks"));
@@ -613,7 +635,9 @@ fn input_block(cx: &mut Cx<'_>, p: BlockIdx, name: &str, value: &Json) -> Res<()
     let edit = cx.edit;
     let vp = cx.at().key("value");
     let b = &cx.project.targets[cx.t].blocks;
-    let slot = slot_kind(b, p, name);
+    let Some(slot) = slot_kind(b, p, name) else {
+        return Err(no_input(edit, b, p, name, &cx.at().key("path")));
+    };
     let current = b.get(p).and_then(|x| x.input(name)).and_then(|i| match i.value {
         Some(InputValue::Block(c)) if b.get(c).is_some_and(|x| !x.shadow) => Some(c),
         _ => None,

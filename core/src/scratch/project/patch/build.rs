@@ -3,7 +3,6 @@
 //! toolbox's defaults, variable/list/broadcast names resolved to ids); existing blocks become
 //! exact specs again (for inverses).
 
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -11,7 +10,7 @@ use alloc::vec::Vec;
 use super::super::blocks::{
     BlockIdx, Blocks, Field, InputValue, Mutation, Primitive, PrimitiveKind,
 };
-use super::super::edit::{DeclKind, NewBlock, NewChild, NewInput};
+use super::super::edit::{flat_chain, DeclKind, NewBlock, NewChild, NewInput};
 use super::super::model::{Literal, Project, Target};
 use super::super::validate::Pointer;
 use super::error::{ErrorCode, PatchError};
@@ -302,8 +301,20 @@ impl Scope<'_> {
         })
     }
 
-    /// Converts a spec into a block tree for [`Blocks::create`](super::super::Blocks::create).
+    /// Converts a spec into a block tree for [`Blocks::create`](super::super::Blocks::create):
+    /// the block and, as a flat list, the blocks after it (a loop, not a recursion).
     pub(crate) fn new_block(&self, spec: &BlockSpec, at: &Pointer) -> Res<NewBlock> {
+        let mut b = self.new_node(spec, at)?;
+        let chain = flat_chain(&spec.next, |n| &n.next);
+        b.next.reserve_exact(chain.len());
+        for (k, n) in chain.into_iter().enumerate() {
+            b.next.push(self.new_node(n, &at.clone().key("next").index(k))?);
+        }
+        Ok(b)
+    }
+
+    /// One block of a spec with its inputs, without the blocks after it.
+    fn new_node(&self, spec: &BlockSpec, at: &Pointer) -> Res<NewBlock> {
         let info = catalog::lookup(&spec.opcode);
         let exact = spec.inputs.iter().any(|(_, i)| matches!(i, InputSpec::Exact { .. }))
             || spec.fields.iter().any(|(_, f)| matches!(f, FieldSpec::Exact(..)));
@@ -374,9 +385,6 @@ impl Scope<'_> {
                     });
                 }
             }
-        }
-        if let Some(next) = &spec.next {
-            b.next = Some(Box::new(self.new_block(next, &at.clone().key("next"))?));
         }
         Ok(b)
     }
@@ -477,6 +485,20 @@ fn check_fits(
 /// An existing block (with its inputs, and with `with_next` the blocks after it) as an exact
 /// spec with ids and file positions, so that adding it back recreates the same records.
 pub(crate) fn exact_spec(blocks: &Blocks, idx: BlockIdx, with_next: bool) -> Option<BlockSpec> {
+    let mut spec = exact_node(blocks, idx)?;
+    if with_next {
+        let mut cur = blocks.get(idx)?.next;
+        while let Some(n) = cur {
+            let Some(node) = exact_node(blocks, n) else { break };
+            spec.next.push(node);
+            cur = blocks.get(n).and_then(|b| b.next);
+        }
+    }
+    Some(spec)
+}
+
+/// One existing block with its inputs (their chains included), without the blocks after it.
+fn exact_node(blocks: &Blocks, idx: BlockIdx) -> Option<BlockSpec> {
     let b = blocks.get(idx)?;
     let mut spec = BlockSpec {
         id: Some(b.id.clone()),
@@ -485,7 +507,7 @@ pub(crate) fn exact_spec(blocks: &Blocks, idx: BlockIdx, with_next: bool) -> Opt
         fields: Vec::new(),
         inputs: Vec::new(),
         mutation: b.mutation.as_ref().map(|m| m.raw.clone()),
-        next: None,
+        next: Vec::new(),
         at: Some(idx.get()),
     };
     for f in &b.fields {
@@ -504,11 +526,6 @@ pub(crate) fn exact_spec(blocks: &Blocks, idx: BlockIdx, with_next: bool) -> Opt
             i.name.clone(),
             InputSpec::Exact { kind: i.kind, value: child(&i.value), shadow: child(&i.shadow) },
         ));
-    }
-    if with_next {
-        if let Some(n) = b.next {
-            spec.next = exact_spec(blocks, n, true).map(Box::new);
-        }
     }
     Some(spec)
 }

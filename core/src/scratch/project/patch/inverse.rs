@@ -144,12 +144,17 @@ fn readable(
                     EditKind::Remove { block: created?.into(), mode: RemoveMode::Stack }
                 )]);
             }
-            // The added chain: its blocks, last first, each removed healing the gap.
-            let chain: Vec<BlockIdx> = qb
-                .chain(root)
-                .into_iter()
-                .take_while(|i| pb.index_of(&qb.id_of(*i)).is_none())
-                .collect();
+            // The added chain: its blocks, last first, each removed healing the gap; one
+            // `stack` remove when nothing follows it (a long chain in one edit).
+            let all = qb.chain(root);
+            let new = all.iter().take_while(|i| pb.index_of(&qb.id_of(**i)).is_none()).count();
+            if new == all.len() && new > 1 {
+                return Some(alloc::vec![edit(
+                    target,
+                    EditKind::Remove { block: created?.into(), mode: RemoveMode::Stack }
+                )]);
+            }
+            let chain: Vec<BlockIdx> = all.into_iter().take(new).collect();
             Some(
                 chain
                     .iter()

@@ -2,7 +2,6 @@
 //! specs, links, modify paths and declaration edits. Parsing is `parse.rs`, writing back to
 //! JSON `write.rs`; `docs/patches.md` is the specification.
 
-use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -139,8 +138,11 @@ pub struct BlockSpec {
     pub inputs: Vec<(String, InputSpec)>,
     /// The mutation object, attributes in order.
     pub mutation: Option<Vec<(String, Json)>>,
-    /// The block after it.
-    pub next: Option<Box<BlockSpec>>,
+    /// The blocks after it, in order, as a flat list (JSON: `"next": [...]`, or one nested
+    /// object). A listed block's own `next` comes right after it, before the rest, but parsing
+    /// and exact specs keep them empty: a long script is a list, not a nesting, so
+    /// building, consuming and dropping it never recurse along the chain.
+    pub next: Vec<BlockSpec>,
     /// Its position in the target's block order (default: after the existing blocks).
     pub at: Option<usize>,
 }

@@ -1,7 +1,6 @@
 //! Reading a block-edit patch: JSON text → [`BlockEdit`]s, every shape problem a `SCHEMA`
 //! error naming the edit and the JSON Pointer inside the patch.
 
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -485,9 +484,23 @@ fn block_spec(cx: &Ctx, v: Json, at: Pointer) -> Res<BlockSpec> {
             }
         }
     }
-    if let Some(n) = take(&mut o, "next") {
-        if n != Json::Null {
-            spec.next = Some(Box::new(block_spec(cx, n, at.clone().key("next"))?));
+    // `next`: a list of the blocks after it, or one nested block (whose own chain follows
+    // it); kept flat either way.
+    match take(&mut o, "next") {
+        None | Some(Json::Null) => {}
+        Some(Json::Array(items)) => {
+            for (k, item) in items.into_iter().enumerate() {
+                let mut n = block_spec(cx, item, at.clone().key("next").index(k))?;
+                let rest = core::mem::take(&mut n.next);
+                spec.next.push(n);
+                spec.next.extend(rest);
+            }
+        }
+        Some(n) => {
+            let mut n = block_spec(cx, n, at.clone().key("next"))?;
+            let rest = core::mem::take(&mut n.next);
+            spec.next.push(n);
+            spec.next.extend(rest);
         }
     }
     if let Some((key, _)) = o.first() {

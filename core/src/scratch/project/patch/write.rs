@@ -166,6 +166,16 @@ fn link_to_json(l: &Link) -> Json {
 
 /// A block spec as JSON.
 pub fn spec_to_json(b: &BlockSpec) -> Json {
+    let mut o = node_json(b);
+    if !b.next.is_empty() {
+        let chain = super::super::edit::flat_chain(&b.next, |n| &n.next);
+        o.push(("next", Json::Array(chain.into_iter().map(|n| obj(node_json(n))).collect())));
+    }
+    obj(o)
+}
+
+/// One spec's keys, without `next`.
+fn node_json(b: &BlockSpec) -> Vec<(&str, Json)> {
     let mut o: Vec<(&str, Json)> = alloc::vec![("opcode", s(&b.opcode))];
     if let Some(id) = &b.id {
         o.push(("id", s(id)));
@@ -196,10 +206,7 @@ pub fn spec_to_json(b: &BlockSpec) -> Json {
     if let Some(at) = b.at {
         o.push(("at", Json::Number(Num::Int(at as i64))));
     }
-    if let Some(n) = &b.next {
-        o.push(("next", spec_to_json(n)));
-    }
-    obj(o)
+    o
 }
 
 fn input_to_json(i: &InputSpec) -> Json {
