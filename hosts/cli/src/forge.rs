@@ -8,10 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use gobo::scratch::forge::{applicable, forge, ForgeConfig, ForgeOutcome, Operator, Pattern};
-use gobo::scratch::project::{save, Project};
+use gobo::scratch::forge::{applicable, ForgeConfig, ForgeOutcome, Pattern};
 use gobo_host::batch::{run_batch, BatchOptions};
-use gobo_host::sb3::ProjectFiles;
+use gobo_host::repair::{self, ForgeParams};
 use serde_json::{json, Value as Json};
 
 use crate::oracle::{load_project, OracleFlags};
@@ -56,66 +55,31 @@ pub struct ForgeArgs {
 }
 
 fn config(args: &ForgeArgs) -> Result<ForgeConfig, String> {
-    let pattern = match &args.pattern {
-        Some(p) => Some(Pattern::from_tag(p).ok_or_else(|| {
-            let tags: Vec<&str> = Pattern::ALL.iter().map(|p| p.tag()).collect();
-            format!("unknown pattern '{p}' (known: {})", tags.join(", "))
-        })?),
-        None => None,
-    };
-    let operator = match &args.operator {
-        Some(o) => Some(Operator::from_id(o).ok_or_else(|| {
-            let ids: Vec<&str> = Operator::ALL.iter().map(|o| o.id()).collect();
-            format!("unknown operator '{o}' (known: {})", ids.join(", "))
-        })?),
-        None => None,
-    };
-    Ok(ForgeConfig {
-        pattern,
-        operator,
+    let params = ForgeParams {
+        pattern: args.pattern.clone(),
+        operator: args.operator.clone(),
         seed: args.seed,
         trials: args.trials,
-        oracle: args.flags.config(),
-        scenarios: args.flags.scenarios()?,
-    })
+    };
+    params.config(&args.flags.params())
 }
 
 /// Forges one bug on the project at `path` and writes its files to `dir` when one was
 /// validated.
 fn forge_one(path: &Path, cfg: &ForgeConfig, dir: &Path) -> Result<ForgeOutcome, String> {
-    let (gold, files) = load_project(path)?;
-    let gold_image = gobo_host::project::compile_project(&gold, &files)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let build =
-        |p: &Project| gobo_host::project::compile_project(p, &files).map_err(|e| e.to_string());
-    let outcome =
-        forge(&gold, &gold_image, &build, cfg).map_err(|e| format!("{}: {e}", path.display()))?;
+    let gold = load_project(path)?;
+    let outcome = repair::forge(&gold, cfg).map_err(|e| format!("{}: {e}", path.display()))?;
     if let Some(bug) = &outcome.bug {
-        write_bug(dir, &files, bug).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let write = || -> Result<(), String> {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            for (name, bytes) in repair::bug_files(&gold.files, bug)? {
+                std::fs::write(dir.join(name), bytes).map_err(|e| format!("{name}: {e}"))?;
+            }
+            Ok(())
+        };
+        write().map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     Ok(outcome)
-}
-
-fn write_bug(
-    dir: &Path,
-    files: &ProjectFiles,
-    bug: &gobo::scratch::forge::Bug,
-) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    let (sb3, _) = gobo_host::sb3::repack(files, save(&bug.buggy)).map_err(|e| e.to_string())?;
-    let pretty = |v: &Json| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
-    let record = serde_json::to_value(&bug.record).unwrap_or_default();
-    let writes: [(&str, Vec<u8>); 5] = [
-        ("buggy.sb3", sb3),
-        ("forward.json", pretty(&bug.record.ground_truth.forward).into_bytes()),
-        ("inverse.json", pretty(&bug.record.ground_truth.inverse).into_bytes()),
-        ("bug.json", pretty(&record).into_bytes()),
-        ("suite.json", pretty(&bug.suite).into_bytes()),
-    ];
-    for (name, bytes) in writes {
-        std::fs::write(dir.join(name), bytes).map_err(|e| format!("{name}: {e}"))?;
-    }
-    Ok(())
 }
 
 pub fn run(args: ForgeArgs) -> ExitCode {
@@ -182,10 +146,10 @@ fn schedule(projects: &[(String, PathBuf)], cfg: &ForgeConfig, all: bool) -> Vec
     let mut rows = Vec::new();
     for (name, path) in projects {
         let patterns: Vec<Pattern> = match load_project(path) {
-            Ok((p, _)) => match (cfg.operator, cfg.pattern) {
+            Ok(loaded) => match (cfg.operator, cfg.pattern) {
                 (Some(op), _) => vec![op.pattern()],
                 (None, Some(p)) => vec![p],
-                (None, None) => applicable(&p),
+                (None, None) => applicable(&loaded.project),
             },
             Err(e) => {
                 rows.push(json!({"id": name, "project": path, "error": e}));

@@ -21,8 +21,8 @@ pub struct HooksArgs {
 }
 
 pub fn run(args: HooksArgs) -> ExitCode {
-    let (project, _) = match crate::oracle::load_project(&args.project) {
-        Ok(p) => p,
+    let project = match crate::oracle::load_project(&args.project) {
+        Ok(p) => p.project,
         Err(e) => return crate::exit::bad_input("hooks", e),
     };
     let list = hooks(&project);

@@ -7,10 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use gobo::scratch::forge::{extract, instantiate, parse_templates, ScenarioConfig};
-use gobo::scratch::oracle::{prepare, record_gold, synthesize, OracleConfig};
-use gobo::scratch::project::{load_with, save, LoadOptions, Project};
-use gobo_host::sb3::ProjectFiles;
+use gobo_host::repair::{self, Loaded, OracleParams};
 use serde_json::Value as Json;
 
 /// The oracle's flags, shared with `gobo forge`.
@@ -40,24 +37,18 @@ pub struct OracleFlags {
 }
 
 impl OracleFlags {
-    pub fn config(&self) -> OracleConfig {
-        OracleConfig {
+    /// The parameters `gobo_host::repair` takes (the server's and Python's names).
+    pub fn params(&self) -> OracleParams {
+        OracleParams {
             reruns: self.reruns,
             ticks: self.ticks,
             every: self.every,
             theta_pass: self.theta_pass,
             theta_fail: self.theta_fail,
             max_assertions: self.max_assertions,
-            ..OracleConfig::default()
+            templates: self.templates.clone(),
+            ..OracleParams::default()
         }
-    }
-
-    pub fn scenarios(&self) -> Result<ScenarioConfig, String> {
-        let mut cfg = ScenarioConfig { frames: self.ticks, ..ScenarioConfig::default() };
-        if let Some(t) = &self.templates {
-            cfg.templates = parse_templates(t)?;
-        }
-        Ok(cfg)
     }
 }
 
@@ -85,53 +76,32 @@ pub struct OracleArgs {
 }
 
 /// A project read and loaded, with its files (for compiling edited variants).
-pub fn load_project(path: &std::path::Path) -> Result<(Project, ProjectFiles), String> {
+pub fn load_project(path: &std::path::Path) -> Result<Loaded, String> {
     let files = crate::project_input::load_files(path)?;
-    let files = gobo_host::project::scratch3_files(&files).into_owned();
-    let project = load_with(&files.project_json, &LoadOptions { repair_references: true })
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((project, files))
+    Loaded::new(&files).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 pub fn run(args: OracleArgs) -> ExitCode {
     let bad = |why: String| crate::exit::bad_input("oracle", why);
     let watch = gobo_host::cost::Stopwatch::start();
-    let ((gold, gold_files), (buggy, buggy_files)) =
-        match (load_project(&args.gold), load_project(&args.buggy)) {
-            (Ok(g), Ok(b)) => (g, b),
-            (Err(e), _) | (_, Err(e)) => return bad(e),
-        };
-    let cfg = args.flags.config();
-    let scenarios: Json = match &args.scenarios {
+    let (gold, buggy) = match (load_project(&args.gold), load_project(&args.buggy)) {
+        (Ok(g), Ok(b)) => (g, b),
+        (Err(e), _) | (_, Err(e)) => return bad(e),
+    };
+    let scenarios: Option<Json> = match &args.scenarios {
         Some(p) => match std::fs::read(p)
             .map_err(|e| e.to_string())
             .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
         {
-            Ok(v) => v,
+            Ok(v) => Some(v),
             Err(e) => return bad(format!("{}: {e}", p.display())),
         },
-        None => match args.flags.scenarios() {
-            Ok(sc) => instantiate(&extract(&gold), &sc).suite("scenarios"),
-            Err(e) => return bad(e),
-        },
+        None => None,
     };
-    let gold_text = String::from_utf8(save(&gold)).unwrap_or_default();
-    let prep = match prepare(&scenarios, &gold_text, &cfg) {
-        Ok(p) => p,
-        Err(e) => return bad(e.to_string()),
+    let syn = match repair::oracle(&gold, &buggy, scenarios.as_ref(), &args.flags.params()) {
+        Ok(s) => s,
+        Err(e) => return bad(e),
     };
-    let compile = |p: &Project, f: &ProjectFiles| {
-        gobo_host::project::compile_project(p, f).map_err(|e| e.to_string())
-    };
-    let (gold_image, buggy_image) =
-        match (compile(&gold, &gold_files), compile(&buggy, &buggy_files)) {
-            (Ok(g), Ok(b)) => (g, b),
-            (Err(e), _) => return bad(format!("{}: {e}", args.gold.display())),
-            (_, Err(e)) => return bad(format!("{}: {e}", args.buggy.display())),
-        };
-    let rec = record_gold(&prep, &gold_image, &cfg);
-    let mut syn = synthesize(&prep, &rec, &gold_image, &buggy_image, &cfg);
-    syn.work.add(&rec.work);
     if let Some(out) = &args.output {
         let text = serde_json::to_string_pretty(&syn.suite).unwrap_or_default();
         if let Err(e) = std::fs::write(out, text + "\n") {

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use gobo::scratch::project::save;
-use gobo::scratch::signals::{probe, ProbeConfig};
+use gobo::scratch::signals::ProbeConfig;
 use gobo_host::cost::Stopwatch;
+use gobo_host::repair;
 use serde_json::Value as Json;
 
 use crate::oracle::load_project;
@@ -49,27 +49,16 @@ pub fn read_json(path: &Path) -> Result<Json, String> {
 pub fn run(args: ProbeArgs) -> ExitCode {
     let bad = |why: String| crate::exit::bad_input("probe", why);
     let watch = Stopwatch::start();
-    let ((gold, gold_files), (buggy, buggy_files)) =
-        match (load_project(&args.gold), load_project(&args.buggy)) {
-            (Ok(g), Ok(b)) => (g, b),
-            (Err(e), _) | (_, Err(e)) => return bad(e),
-        };
+    let (gold, buggy) = match (load_project(&args.gold), load_project(&args.buggy)) {
+        (Ok(g), Ok(b)) => (g, b),
+        (Err(e), _) | (_, Err(e)) => return bad(e),
+    };
     let suite = match read_json(&args.suite) {
         Ok(s) => s,
         Err(e) => return bad(e),
     };
-    let compile = |p, f, path: &Path| {
-        gobo_host::project::compile_project(p, f).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    let (gold_image, buggy_image) =
-        match (compile(&gold, &gold_files, &args.gold), compile(&buggy, &buggy_files, &args.buggy))
-        {
-            (Ok(g), Ok(b)) => (g, b),
-            (Err(e), _) | (_, Err(e)) => return bad(e),
-        };
-    let gold_text = String::from_utf8(save(&gold)).unwrap_or_default();
     let cfg = ProbeConfig { frames: args.frames, seeds: args.seeds, ..ProbeConfig::default() };
-    let p = match probe(&suite, &gold_text, &gold_image, &buggy_image, &cfg) {
+    let p = match repair::probe(&gold, &buggy, &suite, &cfg) {
         Ok(p) => p,
         Err(e) => return bad(format!("{}: {e}", args.suite.display())),
     };

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use gobo::scratch::project::Project;
-use gobo::scratch::signals::{verify, VerifyConfig};
+use gobo::scratch::signals::VerifyConfig;
 use gobo_host::cost::{Stopwatch, Timed};
+use gobo_host::repair;
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -43,7 +43,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     let bad = |why: String| crate::exit::bad_input("verify", why);
     let watch = Stopwatch::start();
     let files = match crate::project_input::load_files(&args.candidate) {
-        Ok(f) => gobo_host::project::scratch3_files(&f).into_owned(),
+        Ok(f) => f,
         Err(e) => return bad(e),
     };
     let suite = match crate::probe::read_json(&args.suite) {
@@ -56,10 +56,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         seeds: args.seeds,
         theta_pass: args.theta_pass,
     };
-    let build =
-        |p: &Project| gobo_host::project::compile_project(p, &files).map_err(|e| e.to_string());
-    let present = |name: &str| files.assets.contains_key(name);
-    let v = match verify(&files.project_json, &suite, &build, Some(&present), &cfg) {
+    let v = match repair::verify(&files, &suite, &cfg) {
         Ok(v) => v,
         Err(e) => return bad(format!("{}: {e}", args.suite.display())),
     };

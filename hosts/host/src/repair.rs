@@ -251,8 +251,7 @@ pub fn probe(
     let buggy_image =
         compile_project(&buggy.project, &buggy.files).map_err(|e| format!("buggy project: {e}"))?;
     let gold_text = String::from_utf8(save(&gold.project)).unwrap_or_default();
-    signals::probe(suite, &gold_text, &gold_image, &buggy_image, cfg)
-        .map_err(|e| format!("suite: {e}"))
+    signals::probe(suite, &gold_text, &gold_image, &buggy_image, cfg).map_err(|e| e.to_string())
 }
 
 /// Staged verification of the candidate held in `files` against `suite` (`gobo verify`, SPEC
@@ -267,5 +266,5 @@ pub fn verify(
     let build = |p: &Project| compile_project(p, &files).map_err(|e| e.to_string());
     let present = |name: &str| files.assets.contains_key(name);
     signals::verify(&files.project_json, suite, &build, Some(&present), cfg)
-        .map_err(|e| format!("suite: {e}"))
+        .map_err(|e| e.to_string())
 }
