@@ -2,7 +2,8 @@
 # Fuzzes gobo serve's HTTP API with schemathesis (PyPI) from its own /v1/openapi.json: every
 # generated request must get an answer that is not a server error (no 5xx). Time-bounded.
 #   scripts/schemathesis.sh [SECONDS]      (default 90; needs python3 with venv)
-# Installs schemathesis into target/schemathesis-venv on first use; builds the debug gobo.
+# Installs schemathesis into target/schemathesis-venv on first use; builds the debug gobo, or
+# uses $GOBO_BIN when set (CI passes the binary its tests step built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-90}"
@@ -11,10 +12,14 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q 'schemathesis>=4,<5'
 fi
-cargo build -q -p gobo-cli --locked
+gobo="${GOBO_BIN:-}"
+if [ -z "$gobo" ]; then
+    cargo build -q -p gobo-cli --locked
+    gobo=./target/debug/gobo
+fi
 data="$(mktemp -d)"
 log="$data/serve.log"
-./target/debug/gobo serve --addr 127.0.0.1:0 --data "$data/db" 2>"$log" &
+"$gobo" serve --addr 127.0.0.1:0 --data "$data/db" 2>"$log" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"' EXIT
 addr=""
@@ -26,7 +31,9 @@ done
 [ -n "$addr" ] || { echo "gobo serve did not start:"; cat "$log"; exit 1; }
 # The coverage phase on POST /sessions/{id}/load_project stops inside schemathesis itself
 # (hypothesis on CPython 3.11: "AST constructor recursion depth mismatch", before any request is
-# sent), so that one operation gets the other phases only.
+# sent), so that one operation gets the other phases only. The same error inside hypothesis
+# (hypothesis/internal/lambda_sources.py) also shows now and then on other operations
+# (2026-11-26, schemathesis 4.32.5, hypothesis 6.170.17): it is the fuzzer's, not a server error.
 "$venv/bin/schemathesis" run "$addr/v1/openapi.json" --phases examples,fuzzing,stateful \
     --checks not_a_server_error --max-time "$seconds" --request-timeout 60 --workers 2 \
     --suppress-health-check all --no-color
