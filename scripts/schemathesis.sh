@@ -32,12 +32,36 @@ done
 # The coverage phase on POST /sessions/{id}/load_project stops inside schemathesis itself
 # (hypothesis on CPython 3.11: "AST constructor recursion depth mismatch", before any request is
 # sent), so that one operation gets the other phases only. The same error inside hypothesis
-# (hypothesis/internal/lambda_sources.py) also shows now and then on other operations
-# (2026-11-26, schemathesis 4.32.5, hypothesis 6.170.17): it is the fuzzer's, not a server error.
-"$venv/bin/schemathesis" run "$addr/v1/openapi.json" --phases examples,fuzzing,stateful \
+# (hypothesis/internal/lambda_sources.py, describing a filter) also shows now and then on other
+# operations (2026-11-26, schemathesis 4.32.5, hypothesis 6.170.17): it is the fuzzer's, not a
+# server error, so a run whose only errors are that one, with no failed check, passes, saying so.
+fuzzer_errors_only() {
+    grep -q '^=* FAILURES =*$' "$1" && return 1
+    awk 'function close_block() { if (inblock) { blocks++; if (seen) good++ } inblock = 0; seen = 0 }
+         /^=+ ERRORS =+$/ { inerr = 1; next }
+         inerr && /^=+ [A-Z]+ =+$/ { close_block(); inerr = 0; next }
+         inerr && /^_+ .+ _+$/ { close_block(); inblock = 1; next }
+         inerr && inblock && /hypothesis\/internal\/lambda_sources\.py/ { seen = 1 }
+         END { close_block(); exit !(blocks > 0 && good == blocks) }' "$1"
+}
+run() {
+    local out status
+    out="$(mktemp)"
+    set +e
+    "$venv/bin/schemathesis" run "$@" 2>&1 | tee "$out"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ] && fuzzer_errors_only "$out"; then
+        echo "schemathesis.sh: the only errors are hypothesis's own (lambda_sources.py on CPython 3.11), no check failed: passed"
+        status=0
+    fi
+    rm -f "$out"
+    return "$status"
+}
+run "$addr/v1/openapi.json" --phases examples,fuzzing,stateful \
     --checks not_a_server_error --max-time "$seconds" --request-timeout 60 --workers 2 \
     --suppress-health-check all --no-color
-"$venv/bin/schemathesis" run "$addr/v1/openapi.json" --phases coverage \
+run "$addr/v1/openapi.json" --phases coverage \
     --exclude-path '/sessions/{id}/load_project' \
     --checks not_a_server_error --max-time "$seconds" --request-timeout 60 --workers 2 \
     --suppress-health-check all --no-color
