@@ -38,18 +38,23 @@ fn task_of(raw: &RawValue) -> Result<Task, ApiError> {
         .map_err(|e| ApiError::invalid("bad_task", e.to_string()).at("task"))
 }
 
+/// Calls `f` on a request's `code`: a JSON string is Python-style source, anything else the
+/// JSON AST.
+fn with_code<R>(raw: &RawValue, f: impl FnOnce(CodeInput<'_>) -> R) -> Result<R, ApiError> {
+    let text = raw.get().trim_start();
+    if text.starts_with('"') {
+        let source: String = serde_json::from_str(text)
+            .map_err(|e| ApiError::invalid("invalid_request", e.to_string()).at("code"))?;
+        Ok(f(CodeInput::Python(source.as_bytes())))
+    } else {
+        Ok(f(CodeInput::Json(text.as_bytes())))
+    }
+}
+
 fn eval(req: &XlogoEvalRequest) -> Result<Value, ApiError> {
     let task = task_of(&req.task)?;
     let world = World::new(&task);
-    let text = req.code.get().trim_start();
-    let verdict = if text.starts_with('"') {
-        let source: String = serde_json::from_str(text)
-            .map_err(|e| ApiError::invalid("invalid_request", e.to_string()).at("code"))?;
-        evaluate_code(&world, CodeInput::Python(source.as_bytes()))
-    } else {
-        evaluate_code(&world, CodeInput::Json(text.as_bytes()))
-    };
-    Ok(verdict.to_json())
+    with_code(&req.code, |code| evaluate_code(&world, code).to_json())
 }
 
 /// Evaluate XLogo-Mini code against a task.
@@ -117,15 +122,9 @@ fn reference_of(
     row: &TaskRow,
 ) -> Result<Option<gobo::xlogo::Program>, ApiError> {
     let Some(raw) = code else { return Ok(row.reference.clone()) };
-    let text = raw.get().trim_start();
-    let parsed = if text.starts_with('"') {
-        let source: String = serde_json::from_str(text)
-            .map_err(|e| ApiError::invalid("invalid_request", e.to_string()).at("code"))?;
-        parse_code(CodeInput::Python(source.as_bytes()))
-    } else {
-        parse_code(CodeInput::Json(text.as_bytes()))
-    };
-    parsed.map(Some).map_err(|e| ApiError::invalid("bad_code", e.to_string()).at("code"))
+    with_code(raw, parse_code)?
+        .map(Some)
+        .map_err(|e| ApiError::invalid("bad_code", e.to_string()).at("code"))
 }
 
 fn row_of(task: &Value) -> Result<TaskRow, ApiError> {
