@@ -102,3 +102,45 @@ fn batch_rows_carry_id_and_oracle_fields() {
     assert_eq!(bad["error_type"], "INVALID_TASK");
     assert!(bad["error"].as_str().unwrap().contains("line 1"), "{}", bad["error"]);
 }
+
+/// Rows through one `TaskCache` equal rows evaluated alone: tasks repeated as objects and as
+/// text, a broken task between them, tasks that differ only in one cell, and more distinct
+/// tasks than the cache holds (so entries are replaced and loaded again).
+#[test]
+fn cached_rows_equal_rows_evaluated_alone() {
+    use gobo::xlogo::batch::{eval_row_with, TaskCache};
+    let find: Value = serde_json::from_slice(&example("find-strawberry.json")).expect("json");
+    let draw: Value = serde_json::from_slice(&example("draw-square.json")).expect("json");
+    let find_py = String::from_utf8(example("find-strawberry.py")).expect("utf8");
+    let draw_ast: Value = serde_json::from_slice(&example("draw-square.ast.json")).expect("json");
+    // Variants of the find task with other turtle starts and ids: twice as many distinct tasks
+    // as the cache holds, with other verdicts.
+    let variants: Vec<Value> = (0..2 * TaskCache::SLOTS)
+        .map(|i| {
+            let mut t = find.clone();
+            t["turtle"]["x"] = json!(i % 3);
+            t["turtle"]["y"] = json!((i / 3) % 3);
+            t["id"] = json!(format!("variant-{i}"));
+            t
+        })
+        .collect();
+    let mut inputs = Vec::new();
+    for round in 0..3 {
+        inputs.push(json!({"id": round * 10, "task": find, "code": find_py}));
+        inputs.push(json!({"id": round * 10 + 1, "task": find.to_string(), "code": find_py}));
+        inputs.push(json!({"id": round * 10 + 2, "task": draw, "code": draw_ast}));
+        inputs.push(json!({"id": round * 10 + 3, "task": "{\"tiles\": [", "code": find_py}));
+        inputs.push(json!({"id": round * 10 + 4, "task": draw.to_string(), "code": "def run(:"}));
+        for (i, v) in variants.iter().enumerate() {
+            inputs.push(json!({"id": format!("v{round}-{i}"), "task": v, "code": find_py}));
+        }
+    }
+    let mut cache = TaskCache::new();
+    let mut kinds = std::collections::BTreeSet::new();
+    for input in &inputs {
+        let cached = eval_row_with(input, &mut cache);
+        assert_eq!(cached, eval_row(input), "{}", input["id"]);
+        kinds.insert(cached["error_type"].as_str().unwrap_or("").to_string());
+    }
+    assert!(kinds.len() >= 3, "the rows cover several verdicts: {kinds:?}");
+}

@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand, ValueEnum};
-use gobo::xlogo::batch::{eval_row, Summary};
+use gobo::xlogo::batch::Summary;
 use gobo::xlogo::prompt::{prompt, PromptStyle};
 use gobo::xlogo::render::render_image;
 use gobo::xlogo::{evaluate_code, load, parse_code, CodeInput, Emulator, Task, Verdict, World};
 use gobo_host::batch::{run_batch, BatchOptions};
 use gobo_host::png::{write_png, PixelFormat};
+use gobo_host::xlogo_rows::xlogo_row;
 
 use crate::exit;
 
@@ -159,7 +160,7 @@ fn eval(a: EvalArgs) -> ExitCode {
 fn eval_batch(input: &Path, out: &Path, jobs: usize) -> ExitCode {
     let opts = BatchOptions { jobs, ..BatchOptions::default() };
     let mut s = Summary::default();
-    let report = match run_batch(input, out, &opts, eval_row, |row| s.add(row)) {
+    let report = match run_batch(input, out, &opts, xlogo_row, |row| s.add(row)) {
         Ok(r) => r,
         Err(e) => return exit::bad_input("xlogo", e),
     };

@@ -19,3 +19,4 @@ pub mod run;
 pub mod sb3;
 pub mod skins;
 pub mod stage;
+pub mod xlogo_rows;

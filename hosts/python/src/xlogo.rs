@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use gobo::xlogo::batch::eval_row;
+use gobo_host::xlogo_rows::xlogo_row;
 use gobo::xlogo::prompt::{prompt as task_prompt, PromptStyle};
 use gobo::xlogo::render::render_image;
 use gobo::xlogo::{
@@ -176,7 +176,7 @@ fn evaluate_batch<'py>(
     jobs: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let inputs = self::rows(rows)?;
-    let out = py.detach(|| map_rows(&inputs, jobs, eval_row));
+    let out = py.detach(|| map_rows(&inputs, jobs, xlogo_row));
     to_py_list(py, &out)
 }
 
@@ -192,7 +192,7 @@ fn evaluate_jsonl<'py>(
     jobs: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let max_line = BatchOptions::default().max_line_bytes;
-    let out = json_lines(lines, |text| py.detach(|| map_lines(text, jobs, max_line, eval_row)))?;
+    let out = json_lines(lines, |text| py.detach(|| map_lines(text, jobs, max_line, xlogo_row)))?;
     Ok(PyBytes::new(py, &out))
 }
 

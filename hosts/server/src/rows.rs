@@ -112,7 +112,7 @@ impl RowEval {
     pub fn eval(&self, input: &str) -> Value {
         match self {
             RowEval::Xlogo => match serde_json::from_str::<Value>(input) {
-                Ok(v) => with_id(gobo::xlogo::batch::eval_row(&v), id_of(&v)),
+                Ok(v) => with_id(gobo_host::xlogo_rows::xlogo_row(&v), id_of(&v)),
                 Err(e) => bad_row(&e.to_string()),
             },
             RowEval::Draw { ui, profile, engine } => match serde_json::from_str::<Value>(input) {
