@@ -162,14 +162,20 @@ fn chain(n: usize, by_input: bool) -> String {
     with_blocks(&blocks)
 }
 
+const MAX: usize = project::MAX_NESTING;
+
 #[test]
 fn million_deep_scripts_load_without_recursion() {
-    // A million blocks nested through C-block inputs; a long `next` chain as well.
-    for (n, by_input) in [(1_000_000, true), (100_000, false)] {
-        let text = chain(n, by_input);
-        let p = project::load(text.as_bytes()).expect("deep chain loads");
-        assert_eq!(p.targets[0].blocks.len(), n);
-    }
+    // A long `next` chain loads; a million blocks nested through C-block inputs are refused
+    // (nesting limit) after linking them without recursion.
+    let text = chain(100_000, false);
+    let p = project::load(text.as_bytes()).expect("long chain loads");
+    assert_eq!(p.targets[0].blocks.len(), 100_000);
+    let e = err(&chain(1_000_000, true));
+    let want = format!("block \"{}\" is nested more than {} inputs deep", MAX + 1, MAX);
+    assert!(matches!(e, LoadError::TooDeep { .. }) && e.to_string().contains(&want), "{e}");
+    let p = project::load(chain(MAX + 1, true).as_bytes()).expect("the limit loads");
+    assert_eq!(p.targets[0].blocks.len(), MAX + 1);
 }
 
 #[test]

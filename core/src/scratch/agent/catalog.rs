@@ -451,12 +451,73 @@ pub const SHADOWS: &[BlockSpec] = &[
 /// The catalog entry for `opcode` (ScratchWorld also accepts its paper's misspelling
 /// `event_whenhisspriteclicked`; that is handled where block types are read).
 pub fn catalog(opcode: &str) -> Option<&'static BlockSpec> {
-    CATALOG.iter().find(|s| s.opcode == opcode)
+    find(CATALOG, &CATALOG_ORDER, opcode)
 }
 
 /// The catalog or shadow entry for `opcode`.
 pub fn spec(opcode: &str) -> Option<&'static BlockSpec> {
-    catalog(opcode).or_else(|| SHADOWS.iter().find(|s| s.opcode == opcode))
+    catalog(opcode).or_else(|| find(SHADOWS, &SHADOWS_ORDER, opcode))
+}
+
+/// Positions of [`CATALOG`] sorted by opcode length, then bytes (computed at compile time,
+/// which also proves the opcodes distinct); comparing lengths first spares most byte
+/// comparisons.
+static CATALOG_ORDER: [u8; CATALOG.len()] = sorted_order(CATALOG);
+/// Positions of [`SHADOWS`] sorted by opcode.
+static SHADOWS_ORDER: [u8; SHADOWS.len()] = sorted_order(SHADOWS);
+
+/// Binary search of `table` through its sorted positions `order`.
+fn find(table: &'static [BlockSpec], order: &[u8], opcode: &str) -> Option<&'static BlockSpec> {
+    let k = order.binary_search_by(|&i| by_length(table[usize::from(i)].opcode, opcode)).ok()?;
+    Some(&table[usize::from(order[k])])
+}
+
+/// The index's order: by length, then by bytes.
+fn by_length(a: &str, b: &str) -> core::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+/// [`by_length`]'s `a < b`, in a `const` context.
+const fn str_less(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return a.len() < b.len();
+    }
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+        i += 1;
+    }
+    a.len() < b.len()
+}
+
+/// The positions of `table` sorted by opcode (an insertion sort run by the compiler); a
+/// repeated opcode fails the build.
+const fn sorted_order<const N: usize>(table: &[BlockSpec]) -> [u8; N] {
+    assert!(N == table.len() && N <= 256);
+    let mut order = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        order[i] = i as u8;
+        let mut j = i;
+        while j > 0 && str_less(table[i].opcode, table[order[j - 1] as usize].opcode) {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = i as u8;
+        i += 1;
+    }
+    let mut k = 1;
+    while k < N {
+        assert!(
+            str_less(table[order[k - 1] as usize].opcode, table[order[k] as usize].opcode),
+            "an opcode is listed twice"
+        );
+        k += 1;
+    }
+    order
 }
 
 /// Whether `opcode` is in the 119-opcode catalog (what compat observations index).
@@ -496,4 +557,24 @@ pub fn extra_shape(opcode: &str) -> Option<Shape> {
 /// Inputs outside the catalog that are C-slots (for `full` observations and id-mode edits).
 pub fn extra_statement(opcode: &str, input: &str) -> bool {
     matches!((opcode, input), ("control_for_each" | "control_while", "SUBSTACK"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sorted_index_finds_every_entry_and_nothing_else() {
+        for s in CATALOG {
+            assert_eq!(catalog(s.opcode), Some(s), "{}", s.opcode);
+            assert_eq!(spec(s.opcode), Some(s));
+        }
+        for s in SHADOWS {
+            assert!(catalog(s.opcode).is_none(), "{}", s.opcode);
+            assert_eq!(spec(s.opcode), Some(s), "{}", s.opcode);
+        }
+        for o in ["", "a", "zzz", "motion_", "motion_movesteps ", "procedures_call", "Text"] {
+            assert!(spec(o).is_none(), "{o:?}");
+        }
+    }
 }

@@ -21,6 +21,7 @@ use super::observe::{IndexMode, ObserveMode};
 use super::session::{Done, Failed, Outcome, Session};
 use super::shape::{self, output_check, InputConn};
 use crate::scratch::project::edit::{EditError, Owner, ShadowPolicy};
+use crate::scratch::project::nesting::{self, MAX_NESTING};
 use crate::scratch::project::{BlockIdx, Blocks};
 
 /// How an editor step failed.
@@ -624,6 +625,12 @@ fn value_into(
     )?;
     if ws.is_ancestor(src, tgt) {
         return Err(Thrown::Invalid("Target is within source hierarchy".into()));
+    }
+    // gobo's nesting limit, checked before the input is cleared so a refusal changes nothing.
+    let (s, t) = (ws.idx(src)?, ws.idx(tgt)?);
+    if nesting::depth_of(ws.blocks, t) + 1 + nesting::height(ws.blocks, s, true) > MAX_NESTING {
+        let id = String::from(src);
+        return Err(Thrown::from(EditError::TooDeep { id, limit: MAX_NESTING }));
     }
     ws.clear_input(tgt, name)?;
     ws.connect_value(tgt, name, src)?;

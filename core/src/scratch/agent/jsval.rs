@@ -62,6 +62,47 @@ pub fn json_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
+/// [`json_string`] appended to `out`: a string without a quote, a backslash or a control
+/// character is copied between quotes; any other is escaped by serde_json as there.
+pub fn write_json_string(out: &mut String, s: &str) {
+    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(&json_string(s));
+    } else {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    }
+}
+
+/// [`literal_string`] appended to `out`.
+pub fn write_literal_string(out: &mut String, v: &Literal) {
+    match v {
+        Literal::Number(n) => write_num(out, *n),
+        Literal::Text(s) => out.push_str(s),
+        Literal::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Literal::Null => out.push_str("null"),
+    }
+}
+
+/// [`literal_json`] appended to `out`.
+pub fn write_literal_json(out: &mut String, v: &Literal) {
+    match v {
+        Literal::Text(s) => write_json_string(out, s),
+        Literal::Number(n) if !n.as_f64().is_finite() => out.push_str("null"),
+        other => write_literal_string(out, other),
+    }
+}
+
+/// [`num_string`] appended to `out`.
+fn write_num(out: &mut String, n: Num) {
+    match n {
+        Num::Int(i) if i.unsigned_abs() < (1 << 53) => {
+            let _ = core::fmt::Write::write_fmt(out, format_args!("{i}"));
+        }
+        n => out.push_str(&js_number_to_string(n.as_f64())),
+    }
+}
+
 /// `String(v)` of an action argument (arrays join their items with commas, objects are
 /// `[object Object]`).
 pub fn value_string(v: &Value) -> String {
@@ -161,6 +202,29 @@ mod tests {
         assert_eq!(value_string(&serde_json::json!({"a": 1})), "[object Object]");
         assert_eq!(literal_json(&Literal::Number(Num::Float(0.5))), "0.5");
         assert_eq!(json_string("a\"b\n"), "\"a\\\"b\\n\"");
+    }
+
+    #[test]
+    fn the_writers_write_what_the_functions_return() {
+        let lits = [
+            Literal::Number(Num::Int(12)),
+            Literal::Number(Num::Int(1 << 60)),
+            Literal::Number(Num::Float(0.1)),
+            Literal::Number(Num::Float(f64::INFINITY)),
+            Literal::Text("plain".into()),
+            Literal::Text("q\"\\\u{1}\t\u{7f}\u{2028}é".into()),
+            Literal::Text(String::new()),
+            Literal::Bool(true),
+            Literal::Null,
+        ];
+        for l in &lits {
+            let mut out = String::from(">");
+            write_literal_string(&mut out, l);
+            assert_eq!(out[1..], literal_string(l), "{l:?}");
+            let mut out = String::from(">");
+            write_literal_json(&mut out, l);
+            assert_eq!(out[1..], literal_json(l), "{l:?}");
+        }
     }
 
     #[test]

@@ -377,21 +377,27 @@ fn fallback(ctx: &Ctx<'_>, opcode: &str, field: &str) -> Option<Choices> {
 
 /// `JSON.stringify(choices)`.
 pub fn choices_json(c: &Choices) -> String {
-    let mut s = String::from("{");
+    let mut s = String::new();
+    write_choices_json(&mut s, c);
+    s
+}
+
+/// [`choices_json`] appended to `out`.
+pub fn write_choices_json(out: &mut String, c: &Choices) {
+    out.push('{');
     for (k, (key, values)) in c.iter().enumerate() {
         if k > 0 {
-            s.push(',');
+            out.push(',');
         }
-        s.push_str(&super::jsval::json_string(key));
-        s.push_str(":[");
+        super::jsval::write_json_string(out, key);
+        out.push_str(":[");
         for (j, v) in values.iter().enumerate() {
             if j > 0 {
-                s.push(',');
+                out.push(',');
             }
-            s.push_str(&super::jsval::json_string(v));
+            super::jsval::write_json_string(out, v);
         }
-        s.push(']');
+        out.push(']');
     }
-    s.push('}');
-    s
+    out.push('}');
 }

@@ -49,8 +49,15 @@ struct Renderer<'c, 'p> {
 
 /// Render the editing target's pseudocode and its index map.
 pub fn render(ctx: &Ctx<'_>, mode: ObserveMode, index: IndexMode) -> (String, Vec<IndexEntry>) {
-    let mut r =
-        Renderer { ctx, tb: ctx.tb(), mode, index, out: String::new(), entries: Vec::new() };
+    let tb = ctx.tb();
+    let mut r = Renderer {
+        ctx,
+        tb,
+        mode,
+        index,
+        out: String::with_capacity(64 * tb.blocks.len()),
+        entries: Vec::new(),
+    };
     for top in r.tb.scripts() {
         let node = Node::Block(top);
         if !r.indexed(node) {
@@ -66,13 +73,15 @@ pub fn render(ctx: &Ctx<'_>, mode: ObserveMode, index: IndexMode) -> (String, Ve
     (r.out, r.entries)
 }
 
-/// A block id as id mode prints it: bare when it is plain, else as a JSON string.
-pub fn id_token(id: &str) -> String {
+/// A block id as id mode prints it, appended to `out`: bare when it is plain, else as a JSON
+/// string.
+fn write_id_token(out: &mut String, id: &str) {
     let plain = !id.is_empty() && id.chars().all(|c| c.is_ascii_graphic() && c != '"' && c != '\\');
+    out.push('@');
     if plain {
-        alloc::format!("@{id}")
+        out.push_str(id);
     } else {
-        alloc::format!("@{}", super::jsval::json_string(id))
+        super::jsval::write_json_string(out, id);
     }
 }
 
@@ -85,11 +94,19 @@ impl Renderer<'_, '_> {
         }
     }
 
-    fn line(&mut self, depth: u32, text: core::fmt::Arguments<'_>) {
+    /// Start a line: its indentation and plain pieces (the caller ends it).
+    fn open(&mut self, depth: u32, pieces: &[&str]) {
         for _ in 0..depth {
             self.out.push_str("  ");
         }
-        let _ = self.out.write_fmt(text);
+        for p in pieces {
+            self.out.push_str(p);
+        }
+    }
+
+    /// A whole line of plain pieces.
+    fn line(&mut self, depth: u32, pieces: &[&str]) {
+        self.open(depth, pieces);
         self.out.push('\n');
     }
 
@@ -109,17 +126,22 @@ impl Renderer<'_, '_> {
         let idx = self.entries.len() as u32 + 1;
         let id = self.tb.id(n);
         let opcode = self.tb.opcode(n);
-        let label = match self.index {
-            IndexMode::Index => alloc::format!("#{idx}"),
-            IndexMode::Id => id_token(&id),
-        };
-        let top_tag = if top { " [top]" } else { "" };
-        self.line(depth, format_args!("{label}{top_tag} {opcode}"));
+        self.open(depth, &[]);
+        match self.index {
+            IndexMode::Index => {
+                let _ = write!(self.out, "#{idx}");
+            }
+            IndexMode::Id => write_id_token(&mut self.out, &id),
+        }
+        self.out.push_str(if top { " [top] " } else { " " });
+        self.out.push_str(opcode);
+        self.out.push('\n');
         self.entries.push(IndexEntry { index: idx, id, opcode: opcode.into(), top, parent, depth });
         if self.mode == ObserveMode::Full {
             if let Some(code) = self.tb.proccode(n) {
-                let code = super::jsval::json_string(code);
-                self.line(depth, format_args!("- proccode: {code}"));
+                self.open(depth, &["- proccode: "]);
+                super::jsval::write_json_string(&mut self.out, code);
+                self.out.push('\n');
             }
         }
         self.fields(n, depth);
@@ -131,105 +153,127 @@ impl Renderer<'_, '_> {
     }
 
     fn fields(&mut self, n: Node, depth: u32) {
-        for f in self.tb.fields(n) {
+        for f in self.tb.fields_iter(n) {
+            self.open(depth, &["- field ", f.name, ": "]);
             // ScratchWorld prints `value || id || ''`.
-            let shown = if f.value.truthy() {
-                f.value.json()
+            if f.value.truthy() {
+                f.value.write_json(&mut self.out);
             } else {
-                super::jsval::json_string(f.id.filter(|id| !id.is_empty()).unwrap_or(""))
-            };
-            let choices = menus::choices(self.ctx, n, f.name);
-            match choices {
-                Some(c) => {
-                    let c = menus::choices_json(&c);
-                    self.line(depth, format_args!("- field {}: {shown} {{choices: {c}}}", f.name));
-                }
-                None => self.line(depth, format_args!("- field {}: {shown}", f.name)),
+                let id = f.id.filter(|id| !id.is_empty()).unwrap_or("");
+                super::jsval::write_json_string(&mut self.out, id);
             }
+            if let Some(c) = menus::choices(self.ctx, n, f.name) {
+                self.out.push_str(" {choices: ");
+                menus::write_choices_json(&mut self.out, &c);
+                self.out.push('}');
+            }
+            self.out.push('\n');
         }
     }
 
-    /// The value ScratchWorld shows for a block it does not index (`getShadowBlockValue`).
-    fn shadow_value(&self, n: Node) -> Option<String> {
+    /// Append the value ScratchWorld shows for a block it does not index
+    /// (`getShadowBlockValue`) and a space after it; `false` when it shows none.
+    fn shadow_value(&mut self, n: Node) -> bool {
         let opcode = self.tb.opcode(n);
-        let fields = self.tb.fields(n);
-        // `field.value || field` then `.value`: the value itself, and nothing for `null`.
-        let string = |f: &super::view::FieldView<'_>| match f.value {
-            super::view::FieldValue::Lit(crate::scratch::project::Literal::Null) => None,
-            v => Some(v.string()),
-        };
-        let value = |name: &str| fields.iter().find(|f| f.name == name).and_then(string);
-        match opcode {
+        let name = match opcode {
             "math_number"
             | "math_positive_number"
             | "math_integer"
             | "math_whole_number"
-            | "math_angle" => value("NUM"),
+            | "math_angle" => Some("NUM"),
+            "text" => Some("TEXT"),
+            "colour_picker" => Some("COLOUR"),
+            _ => None,
+        };
+        let mut fields = self.tb.fields_iter(n);
+        let field = match name {
+            Some(name) => fields.find(|f| f.name == name),
+            None => fields.next(),
+        };
+        let Some(f) = field else { return false };
+        match f.value {
             // A template literal: `null` prints as `"null"`.
-            "text" => fields
-                .iter()
-                .find(|f| f.name == "TEXT")
-                .map(|f| alloc::format!("\"{}\"", f.value.string())),
-            "colour_picker" => value("COLOUR"),
-            _ => fields.first().and_then(string),
+            _ if opcode == "text" => {
+                self.out.push('"');
+                f.value.write_string(&mut self.out);
+                self.out.push('"');
+            }
+            // `field.value || field` then `.value`: the value itself, and nothing for `null`.
+            super::view::FieldValue::Lit(crate::scratch::project::Literal::Null) => return false,
+            v => v.write_string(&mut self.out),
         }
+        self.out.push(' ');
+        true
     }
 
     fn inputs(&mut self, n: Node, depth: u32, idx: u32) {
         let Node::Block(b) = n else { return };
         let opcode = self.tb.opcode(n);
-        let mut names: Vec<(Option<usize>, &str)> = self
-            .tb
-            .inputs(n)
-            .into_iter()
-            .filter(|(_, i)| !i.name.starts_with("SUBSTACK"))
-            .map(|(k, i)| (Some(k), i.name.as_str()))
-            .collect();
+        for (k, input) in self.tb.inputs_iter(n) {
+            if !input.name.starts_with("SUBSTACK") {
+                self.input(b, Some(k), &input.name, depth, idx);
+            }
+        }
         for e in expected_inputs(opcode) {
-            if !names.iter().any(|(_, name)| name == e) {
-                names.push((None, e));
+            let present = self
+                .tb
+                .inputs_iter(n)
+                .any(|(_, i)| !i.name.starts_with("SUBSTACK") && i.name == *e);
+            if !present {
+                self.input(b, None, e, depth, idx);
             }
         }
-        for (k, name) in names {
-            let child = k.and_then(|k| self.tb.input_child(b, k));
-            let Some(child) = child else {
-                self.line(depth, format_args!("- input {name}:"));
-                continue;
-            };
-            if self.indexed(child) {
-                self.line(depth, format_args!("- input {name}:"));
-                self.block(child, depth + 1, Some(idx), false);
-                continue;
-            }
-            let child_opcode = self.tb.opcode(child);
-            let mut text = match (self.shadow_value(child), self.mode) {
-                (Some(v), _) => alloc::format!("- input {name}: {v} ({child_opcode})"),
-                (None, ObserveMode::Full) if child_opcode == "procedures_prototype" => {
-                    let code = self.tb.proccode(child).unwrap_or("");
-                    alloc::format!(
-                        "- input {name}: {} ({child_opcode})",
-                        super::jsval::json_string(code)
-                    )
-                }
-                (None, _) => alloc::format!("- input {name}: ({child_opcode})"),
-            };
-            let mut all: menus::Choices = Vec::new();
-            for f in self.tb.fields(child) {
-                for (key, values) in menus::choices(self.ctx, child, f.name).unwrap_or_default() {
-                    // `Object.assign`: a repeated key keeps its place and takes the new list.
-                    match all.iter_mut().find(|(k, _)| *k == key) {
-                        Some(slot) => slot.1 = values,
-                        None => all.push((key, values)),
-                    }
-                }
-            }
-            if !all.is_empty() {
-                text.push_str(" {choices: ");
-                text.push_str(&menus::choices_json(&all));
-                text.push('}');
-            }
-            self.line(depth, format_args!("{text}"));
+    }
+
+    /// Print input `name` (at position `k` of `b`'s inputs, `None`: absent).
+    fn input(
+        &mut self,
+        b: crate::scratch::project::BlockIdx,
+        k: Option<usize>,
+        name: &str,
+        depth: u32,
+        idx: u32,
+    ) {
+        let child = k.and_then(|k| self.tb.input_child(b, k));
+        let Some(child) = child else {
+            self.line(depth, &["- input ", name, ":"]);
+            return;
+        };
+        if self.indexed(child) {
+            self.line(depth, &["- input ", name, ":"]);
+            self.block(child, depth + 1, Some(idx), false);
+            return;
         }
+        let child_opcode = self.tb.opcode(child);
+        self.open(depth, &["- input ", name, ": "]);
+        if !self.shadow_value(child)
+            && self.mode == ObserveMode::Full
+            && child_opcode == "procedures_prototype"
+        {
+            let code = self.tb.proccode(child).unwrap_or("");
+            super::jsval::write_json_string(&mut self.out, code);
+            self.out.push(' ');
+        }
+        self.out.push('(');
+        self.out.push_str(child_opcode);
+        self.out.push(')');
+        let mut all: Option<menus::Choices> = None;
+        for f in self.tb.fields_iter(child) {
+            for (key, values) in menus::choices(self.ctx, child, f.name).unwrap_or_default() {
+                let all = all.get_or_insert_with(Vec::new);
+                // `Object.assign`: a repeated key keeps its place and takes the new list.
+                match all.iter_mut().find(|(k, _)| *k == key) {
+                    Some(slot) => slot.1 = values,
+                    None => all.push((key, values)),
+                }
+            }
+        }
+        if let Some(all) = all.filter(|a| !a.is_empty()) {
+            self.out.push_str(" {choices: ");
+            menus::write_choices_json(&mut self.out, &all);
+            self.out.push('}');
+        }
+        self.out.push('\n');
     }
 
     fn branches(
@@ -239,27 +283,19 @@ impl Renderer<'_, '_> {
         depth: u32,
         idx: u32,
     ) {
-        let mut slots: Vec<&str> = alloc::vec!["SUBSTACK", "SUBSTACK2"];
-        let expected: Vec<&str> = match self.mode {
-            ObserveMode::Compat => expected_branches(opcode).to_vec(),
-            ObserveMode::Full => {
-                let from_spec = catalog::spec(opcode).map(|s| {
-                    s.args
-                        .iter()
-                        .filter_map(|a| if let Arg::Statement(n) = a { Some(*n) } else { None })
-                        .collect()
-                });
-                let mut v: Vec<&str> = from_spec.unwrap_or_default();
-                if catalog::extra_statement(opcode, "SUBSTACK") {
-                    v.push("SUBSTACK");
+        for slot in ["SUBSTACK", "SUBSTACK2"] {
+            let expected = match self.mode {
+                ObserveMode::Compat => expected_branches(opcode).contains(&slot),
+                ObserveMode::Full => {
+                    catalog::spec(opcode).is_some_and(|s| s.args.contains(&Arg::Statement(slot)))
+                        || catalog::extra_statement(opcode, slot)
                 }
-                v
-            }
-        };
-        slots.retain(|s| expected.contains(s) || self.tb.branch(b, s).is_some());
-        for slot in slots {
-            self.line(depth, format_args!("- {slot}:"));
+            };
             let first = self.tb.branch(b, slot);
+            if !expected && first.is_none() {
+                continue;
+            }
+            self.line(depth, &["- ", slot, ":"]);
             self.stack(first, depth + 1, Some(idx));
         }
     }

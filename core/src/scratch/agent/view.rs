@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::scratch::project::{
-    Block, BlockForm, BlockIdx, Blocks, Input, InputKind, InputValue, Literal, Primitive,
+    Block, BlockForm, BlockIdx, Blocks, Field, Input, InputKind, InputValue, Literal, Primitive,
     PrimitiveKind, Project, Target,
 };
 
@@ -190,6 +190,71 @@ impl FieldValue<'_> {
             FieldValue::Name(s) => super::jsval::json_string(s),
         }
     }
+
+    /// [`Self::string`] appended to `out`.
+    pub fn write_string(&self, out: &mut String) {
+        match self {
+            FieldValue::Lit(l) => super::jsval::write_literal_string(out, l),
+            FieldValue::Name(s) => out.push_str(s),
+        }
+    }
+
+    /// [`Self::json`] appended to `out`.
+    pub fn write_json(&self, out: &mut String) {
+        match self {
+            FieldValue::Lit(l) => super::jsval::write_literal_json(out, l),
+            FieldValue::Name(s) => super::jsval::write_json_string(out, s),
+        }
+    }
+}
+
+/// A node's fields in scratch-vm's order ([`TargetBlocks::fields_iter`]); allocates only when
+/// a field name is an array index (which JavaScript enumerates first).
+#[derive(Debug)]
+pub enum FieldIter<'p> {
+    /// In file order.
+    Plain(core::slice::Iter<'p, Field>),
+    /// Reordered.
+    Sorted(alloc::vec::IntoIter<FieldView<'p>>),
+    /// A primitive's one field (or none).
+    One(Option<FieldView<'p>>),
+}
+
+impl<'p> Iterator for FieldIter<'p> {
+    type Item = FieldView<'p>;
+
+    fn next(&mut self) -> Option<FieldView<'p>> {
+        match self {
+            FieldIter::Plain(it) => it.next().map(field_view),
+            FieldIter::Sorted(it) => it.next(),
+            FieldIter::One(f) => f.take(),
+        }
+    }
+}
+
+fn field_view(f: &Field) -> FieldView<'_> {
+    FieldView { name: &f.name, value: FieldValue::Lit(&f.value), id: f.id.as_deref() }
+}
+
+/// A block's inputs in scratch-vm's order ([`TargetBlocks::inputs_iter`]) with their
+/// positions; allocates only when an input name is an array index.
+#[derive(Debug)]
+pub enum InputIter<'p> {
+    /// In file order.
+    Plain(core::iter::Enumerate<core::slice::Iter<'p, Input>>),
+    /// Reordered.
+    Sorted(alloc::vec::IntoIter<(usize, &'p Input)>),
+}
+
+impl<'p> Iterator for InputIter<'p> {
+    type Item = (usize, &'p Input);
+
+    fn next(&mut self) -> Option<(usize, &'p Input)> {
+        match self {
+            InputIter::Plain(it) => it.next(),
+            InputIter::Sorted(it) => it.next(),
+        }
+    }
 }
 
 /// The blocks of one target seen as scratch-vm's block map.
@@ -249,48 +314,57 @@ impl<'p> TargetBlocks<'p> {
 
     /// The node's fields, in scratch-vm's order.
     pub fn fields(&self, n: Node) -> Vec<FieldView<'p>> {
+        self.fields_iter(n).collect()
+    }
+
+    /// The node's fields, in scratch-vm's order, without collecting them.
+    pub fn fields_iter(&self, n: Node) -> FieldIter<'p> {
         match n {
             Node::Block(i) => {
-                let Some(b) = self.block(i) else { return Vec::new() };
-                let mut out: Vec<FieldView<'p>> = b
-                    .fields
-                    .iter()
-                    .map(|f| FieldView {
-                        name: &f.name,
-                        value: FieldValue::Lit(&f.value),
-                        id: f.id.as_deref(),
-                    })
-                    .collect();
+                let Some(b) = self.block(i) else { return FieldIter::One(None) };
+                if b.fields.iter().all(|f| array_index(&f.name).is_none()) {
+                    return FieldIter::Plain(b.fields.iter());
+                }
+                let mut out: Vec<FieldView<'p>> = b.fields.iter().map(field_view).collect();
                 js_order(&mut out, |f| f.name);
-                out
+                FieldIter::Sorted(out.into_iter())
             }
-            Node::Prim { parent, input, shadow } => match self.prim(parent, input, shadow) {
-                Some((_, Primitive::Literal { kind, value })) => {
-                    alloc::vec![FieldView {
+            Node::Prim { parent, input, shadow } => {
+                FieldIter::One(match self.prim(parent, input, shadow) {
+                    Some((_, Primitive::Literal { kind, value })) => Some(FieldView {
                         name: kind.field_name(),
                         value: FieldValue::Lit(value),
-                        id: None
-                    }]
-                }
-                Some((_, Primitive::Reference { kind, name, id })) => {
-                    alloc::vec![FieldView {
+                        id: None,
+                    }),
+                    Some((_, Primitive::Reference { kind, name, id })) => Some(FieldView {
                         name: kind.field_name(),
                         value: FieldValue::Name(name),
-                        id: Some(id)
-                    }]
-                }
-                None => Vec::new(),
-            },
+                        id: Some(id),
+                    }),
+                    None => None,
+                })
+            }
         }
     }
 
     /// The node's inputs in scratch-vm's order (primitives have none).
     pub fn inputs(&self, n: Node) -> Vec<(usize, &'p Input)> {
-        let Node::Block(i) = n else { return Vec::new() };
-        let Some(b) = self.block(i) else { return Vec::new() };
+        self.inputs_iter(n).collect()
+    }
+
+    /// The node's inputs in scratch-vm's order, without collecting them.
+    pub fn inputs_iter(&self, n: Node) -> InputIter<'p> {
+        let b = match n {
+            Node::Block(i) => self.block(i),
+            Node::Prim { .. } => None,
+        };
+        let Some(b) = b else { return InputIter::Plain([].iter().enumerate()) };
+        if b.inputs.iter().all(|i| array_index(&i.name).is_none()) {
+            return InputIter::Plain(b.inputs.iter().enumerate());
+        }
         let mut out: Vec<(usize, &'p Input)> = b.inputs.iter().enumerate().collect();
         js_order(&mut out, |(_, i)| i.name.as_str());
-        out
+        InputIter::Sorted(out.into_iter())
     }
 
     /// What fills input `n` of `parent` (scratch-vm's `input.block`).

@@ -69,6 +69,16 @@ pub enum LoadError {
         /// A block on the cycle.
         id: String,
     },
+    /// A block sits more inputs deep below its script's first block than
+    /// [`MAX_NESTING`](super::MAX_NESTING) allows.
+    TooDeep {
+        /// The target's blocks map.
+        path: String,
+        /// The first block found too deep.
+        id: String,
+        /// The limit.
+        limit: usize,
+    },
     /// The project has more of something than the loader supports.
     TooLarge {
         /// Where.
@@ -106,6 +116,9 @@ impl fmt::Display for LoadError {
             }
             LoadError::Cycle { path, id } => {
                 write!(f, "{path}: block {id:?} is part of a reference cycle")
+            }
+            LoadError::TooDeep { path, id, limit } => {
+                write!(f, "{path}: block {id:?} is nested more than {limit} inputs deep")
             }
             LoadError::TooLarge { path, limit } => {
                 write!(f, "{path}: more than {limit} entries")

@@ -65,6 +65,10 @@ pub(crate) fn load_blocks(
     }
     let mut blocks = Blocks { list, by_id };
     link(&mut blocks, pending, path, report)?;
+    if let Some(b) = super::nesting::too_deep(&blocks, super::MAX_NESTING) {
+        let id = blocks.get(b).map(|b| b.id.clone()).unwrap_or_default();
+        return Err(LoadError::TooDeep { path: path.render(), id, limit: super::MAX_NESTING });
+    }
     Ok(blocks)
 }
 

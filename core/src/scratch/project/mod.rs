@@ -23,6 +23,7 @@ pub mod json_patch;
 mod load;
 mod load_blocks;
 mod model;
+pub mod nesting;
 pub mod patch;
 mod read;
 mod refs;
@@ -41,4 +42,5 @@ pub use model::{
     Broadcast, Comment, Costume, Extra, List, Literal, Meta, Monitor, Project, Sound, SourceFormat,
     Target, Variable,
 };
+pub use nesting::MAX_NESTING;
 pub use save::{project_json, save};

@@ -122,6 +122,14 @@ pub enum EditError {
     },
     /// The target would exceed the model's size limit (`u32::MAX - 1` blocks).
     TooLarge,
+    /// The edit would nest a block more inputs deep than the limit
+    /// ([`MAX_NESTING`](crate::scratch::project::MAX_NESTING)).
+    TooDeep {
+        /// The block being placed or created.
+        id: String,
+        /// The limit.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for EditError {
@@ -157,6 +165,9 @@ impl fmt::Display for EditError {
                 write!(f, "{} {id:?} is still used by block {block:?} of {target:?}", kind.name())
             }
             EditError::TooLarge => write!(f, "too many blocks in one target"),
+            EditError::TooDeep { id, limit } => {
+                write!(f, "block {id:?} would be nested more than {limit} inputs deep")
+            }
         }
     }
 }

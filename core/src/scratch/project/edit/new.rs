@@ -84,6 +84,24 @@ impl NewBlock {
     pub fn new(opcode: &str) -> NewBlock {
         NewBlock { opcode: opcode.into(), ..NewBlock::default() }
     }
+
+    /// The deepest nesting in the tree (0: nothing in its inputs), walked without recursion.
+    pub fn nesting(&self) -> usize {
+        let mut max = 0;
+        let mut stack: Vec<(&NewBlock, usize)> = alloc::vec![(self, 0)];
+        while let Some((b, d)) = stack.pop() {
+            max = max.max(d);
+            stack.extend(b.next.iter().map(|n| (n, d)));
+            for i in &b.inputs {
+                for c in [&i.value, &i.shadow] {
+                    if let Some(NewChild::Block(c)) = c {
+                        stack.push((c, d + 1));
+                    }
+                }
+            }
+        }
+        max
+    }
 }
 
 /// Where a created block hangs, by position in the creation order.
@@ -109,6 +127,10 @@ impl Blocks {
         pos: Pos,
         ids: &mut IdGen,
     ) -> Result<BlockIdx, EditError> {
+        if spec.nesting() > super::super::MAX_NESTING {
+            let id = spec.id.clone().unwrap_or_else(|| spec.opcode.clone());
+            return Err(EditError::TooDeep { id, limit: super::super::MAX_NESTING });
+        }
         let mut order: Vec<(&NewBlock, Option<Link>)> = Vec::new();
         // The flattened chains under chain heads; a stacked block that is element `k` of
         // chain `c` carries `Some((c, k))`, and its `next` is already in that chain.

@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 
 use super::super::blocks::{Block, BlockForm, BlockIdx, Blocks, Input, InputKind, InputValue};
 use super::super::json::Num;
+use super::super::nesting::{self, MAX_NESTING};
 use super::error::EditError;
 use super::store::Owner;
 
@@ -313,6 +314,7 @@ impl Blocks {
             });
         }
         self.check_no_cycle(src, anchor)?;
+        self.check_nesting(src, anchor, 0, true)?;
         let old = a.next;
         if let Some(b) = self.get_mut(anchor) {
             b.next = Some(src);
@@ -335,6 +337,7 @@ impl Blocks {
             });
         }
         self.check_no_cycle(src, anchor)?;
+        self.check_nesting(src, anchor, 0, true)?;
         let pos = self.pos_of(anchor);
         let owner = self.owner(anchor);
         if let Owner::Shadow(..) = owner {
@@ -368,11 +371,28 @@ impl Blocks {
             });
         }
         self.check_no_cycle(src, parent)?;
+        self.check_nesting(src, parent, 1, true)?;
         self.check_slot_free(parent, input)?;
         let n = self.input_slot(parent, input, true)?;
         self.fill_input(parent, n, src);
         if policy == ShadowPolicy::Dispose {
             self.drop_shadow(parent, n);
+        }
+        Ok(())
+    }
+
+    /// Fails if placing `src` (with the blocks after it when `with_next`) `extra` inputs below
+    /// the level of `anchor` would nest a block deeper than [`MAX_NESTING`].
+    fn check_nesting(
+        &self,
+        src: BlockIdx,
+        anchor: BlockIdx,
+        extra: usize,
+        with_next: bool,
+    ) -> Result<(), EditError> {
+        let depth = nesting::depth_of(self, anchor) + extra + nesting::height(self, src, with_next);
+        if depth > MAX_NESTING {
+            return Err(EditError::TooDeep { id: self.id_of(src), limit: MAX_NESTING });
         }
         Ok(())
     }
@@ -430,6 +450,7 @@ impl Blocks {
         self.check_movable_root(src)?;
         self.check(parent)?;
         self.check_no_cycle(src, parent)?;
+        self.check_nesting(src, parent, 1, true)?;
         let old = self.statement_content(parent, input)?;
         let n = self.input_slot(parent, input, true)?;
         if let Some(old) = old {
@@ -499,6 +520,12 @@ impl Blocks {
                 id: self.id_of(first),
                 reason: "the run is a shadow",
             });
+        }
+        // The run goes one level deeper, `c` (with its own inputs) takes its place.
+        let at = nesting::depth_of(self, first);
+        let deepest = nesting::height(self, c, false).max(1 + nesting::height(self, first, true));
+        if at + deepest > MAX_NESTING {
+            return Err(EditError::TooDeep { id: self.id_of(c), limit: MAX_NESTING });
         }
         let old = self.statement_content(c, input)?;
         let n = self.input_slot(c, input, true)?;

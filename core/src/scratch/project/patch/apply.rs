@@ -11,6 +11,7 @@ use super::super::edit::{Decl, DeclKind, EditError, IdGen, NewChild, Owner, Shad
 use super::super::error::Path;
 use super::super::json::Json;
 use super::super::model::{List, Literal, Project, Variable};
+use super::super::nesting::MAX_NESTING;
 use super::super::validate::Pointer;
 use super::build::Scope;
 use super::error::{ErrorCode, PatchError};
@@ -58,6 +59,7 @@ fn api(edit: usize, at: &Pointer, e: EditError) -> PatchError {
         EditError::UnknownDecl { .. } => ErrorCode::UnresolvedReference,
         EditError::NameTaken { .. } => ErrorCode::NameTaken,
         EditError::InUse { .. } => ErrorCode::InUse,
+        EditError::TooDeep { .. } => ErrorCode::TooDeep,
         _ => ErrorCode::Budget,
     };
     PatchError::new(code, Some(edit), at.clone().into_string(), format!("{e}"))
@@ -366,6 +368,12 @@ fn link_new(
 ) -> Res<String> {
     let edit = cx.edit;
     let at = cx.at();
+    // Specs read from JSON are shallow (serde_json nests 128 deep at most); one built in code
+    // may not be, and building it follows its inputs by recursion.
+    if spec.nesting() > MAX_NESTING {
+        let msg = format!("the block is nested more than {MAX_NESTING} inputs deep");
+        return Err(PatchError::new(ErrorCode::TooDeep, Some(edit), at.into_string(), msg));
+    }
     let nb = {
         let scope = Scope { project: cx.project, t: cx.t, edit };
         scope.new_block(spec, &at.clone().key("block"))?

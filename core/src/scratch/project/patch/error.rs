@@ -58,6 +58,10 @@ pub enum ErrorCode {
     /// The patched project fails structural validation (new errors).
     #[serde(rename = "INVALID_RESULT")]
     InvalidResult,
+    /// The edit would nest a block deeper than
+    /// [`MAX_NESTING`](crate::scratch::project::MAX_NESTING) inputs.
+    #[serde(rename = "TOO_DEEP")]
+    TooDeep,
 }
 
 impl ErrorCode {
@@ -79,6 +83,7 @@ impl ErrorCode {
             ErrorCode::NameTaken => "NAME_TAKEN",
             ErrorCode::InUse => "IN_USE",
             ErrorCode::InvalidResult => "INVALID_RESULT",
+            ErrorCode::TooDeep => "TOO_DEEP",
         }
     }
 }

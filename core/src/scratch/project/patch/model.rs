@@ -147,6 +147,32 @@ pub struct BlockSpec {
     pub at: Option<usize>,
 }
 
+impl BlockSpec {
+    /// The deepest nesting in the spec (0: nothing in its inputs), walked without recursion.
+    pub fn nesting(&self) -> usize {
+        let mut max = 0;
+        let mut stack: Vec<(&BlockSpec, usize)> = alloc::vec![(self, 0)];
+        while let Some((b, d)) = stack.pop() {
+            max = max.max(d);
+            stack.extend(b.next.iter().map(|n| (n, d)));
+            for (_, i) in &b.inputs {
+                match i {
+                    InputSpec::Block(c) => stack.push((c, d + 1)),
+                    InputSpec::Exact { value, shadow, .. } => {
+                        for c in [value, shadow] {
+                            if let Some(Child::Block(c)) = c {
+                                stack.push((c, d + 1));
+                            }
+                        }
+                    }
+                    InputSpec::Literal(_) => {}
+                }
+            }
+        }
+        max
+    }
+}
+
 /// A field value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FieldSpec {
