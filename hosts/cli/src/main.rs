@@ -27,6 +27,7 @@ mod render;
 mod run;
 mod scenarios;
 mod serve;
+mod suite_check;
 mod test;
 mod validate;
 mod verify;
@@ -66,6 +67,8 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Run a Scratch test suite on a project and print per-case verdicts (docs/test-suite.md).
     Test(test::TestArgs),
+    /// Suite adequacy: passes every gold, fails every known-wrong program, which cases separate (docs/test-suite.md).
+    SuiteCheck(suite_check::SuiteCheckArgs),
     /// Check a Scratch project's structure: blocks, references, custom blocks, assets (docs/patches.md).
     Validate(validate::ValidateArgs),
     /// Apply or invert a block-edit or JSON patch on a Scratch project (docs/patches.md).
@@ -113,6 +116,7 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Test(args) => test::run(args),
+        Command::SuiteCheck(args) => suite_check::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Patch(args) => patch::run(args),
         Command::EditDistance(args) => edit_distance::run(args),

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use gobo::scratch::suite::{
-    load_suite, run_case, run_suite, LoadError, SeedReport, Snapshot, Stability, Subject,
-    SuiteReport, TraceSubject, VmSubject,
+    load_suite, run_case, run_suite, Adequacy, LoadError, ProgramRuns, SeedReport, Snapshot,
+    Stability, Subject, SuiteReport, TraceSubject, VmSubject,
 };
 use serde_json::Value;
 
@@ -124,6 +124,33 @@ pub struct Judged {
 
 /// Judges `job.project` on `job.suite`.
 pub fn judge(job: &TestJob<'_>) -> Result<Judged, TestError> {
+    let runs = judge_runs(job)?;
+    let report = match job.seeds {
+        None => Report::Once {
+            report: runs.reports.into_iter().next().unwrap_or(SuiteReport { cases: Vec::new() }),
+            fps: runs.fps,
+        },
+        Some(seeds) => Report::Seeds(SeedReport::new(seeds, &runs.reports, job.stability)),
+    };
+    Ok(Judged { report, warnings: runs.warnings })
+}
+
+/// A suite's runs on one project, one report per seed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Runs {
+    /// The seeds run (the suite's own seed when the job names none).
+    pub seeds: Vec<u64>,
+    /// `reports[i]` ran under `seeds[i]`.
+    pub reports: Vec<SuiteReport>,
+    /// The suite's frame rate.
+    pub fps: u32,
+    /// Warnings from compiling the project.
+    pub warnings: Vec<String>,
+}
+
+/// Runs `job.suite` on `job.project` under each seed of the job (or the suite's own seed),
+/// keeping every seed's verdicts.
+pub fn judge_runs(job: &TestJob<'_>) -> Result<Runs, TestError> {
     // A Scratch 2 project's facts come from its conversion.
     let files = crate::project::scratch3_files(job.project);
     let project =
@@ -162,14 +189,76 @@ pub fn judge(job: &TestJob<'_>) -> Result<Judged, TestError> {
         }
         Ok(SuiteReport { cases })
     };
-    let report = match job.seeds {
-        None => Report::Once { report: run_once(suite.seed)?, fps: suite.fps },
-        Some(seeds) => {
-            let runs = seeds.iter().map(|&s| run_once(s)).collect::<Result<Vec<_>, _>>()?;
-            Report::Seeds(SeedReport::new(seeds, &runs, job.stability))
-        }
+    let seeds = job.seeds.map_or_else(|| vec![suite.seed], <[u64]>::to_vec);
+    let reports = seeds.iter().map(|&s| run_once(s)).collect::<Result<Vec<_>, _>>()?;
+    Ok(Runs { seeds, reports, fps: suite.fps, warnings })
+}
+
+/// A program given to [`check_suite`].
+#[derive(Debug, Clone, Copy)]
+pub struct NamedProject<'a> {
+    /// How the verdict names it (its path, usually).
+    pub name: &'a str,
+    /// Its files.
+    pub files: &'a ProjectFiles,
+}
+
+/// Why [`check_suite`] could not judge a program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckError {
+    /// The program's name.
+    pub program: String,
+    /// What went wrong.
+    pub error: TestError,
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.program, self.error)
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+/// Suite adequacy (`gobo suite-check`): runs `suite` on every gold and every negative under
+/// `seeds` (the suite's own seed when `None`), within `max_frames` per program, and reads the
+/// verdicts ([`Adequacy`]). Warnings from compiling each program come back by name.
+pub fn check_suite(
+    suite: &str,
+    golds: &[NamedProject<'_>],
+    negatives: &[NamedProject<'_>],
+    seeds: Option<&[u64]>,
+    max_frames: Option<u64>,
+) -> Result<(Adequacy, Vec<(String, String)>), CheckError> {
+    let no_traces = BTreeMap::new();
+    let mut warnings = Vec::new();
+    let mut run = |p: &NamedProject<'_>| -> Result<Runs, CheckError> {
+        let job = TestJob {
+            project: p.files,
+            suite,
+            seeds,
+            stability: Stability::default(),
+            traces: &no_traces,
+            max_frames,
+        };
+        let runs =
+            judge_runs(&job).map_err(|error| CheckError { program: p.name.to_string(), error })?;
+        warnings.extend(runs.warnings.iter().map(|w| (p.name.to_string(), w.clone())));
+        Ok(runs)
     };
-    Ok(Judged { report, warnings })
+    let gold_runs = golds.iter().map(&mut run).collect::<Result<Vec<_>, _>>()?;
+    let negative_runs = negatives.iter().map(&mut run).collect::<Result<Vec<_>, _>>()?;
+    let seeds = gold_runs.iter().chain(&negative_runs).map(|r| r.seeds.clone()).next();
+    let adequacy = Adequacy::new(
+        &seeds.unwrap_or_default(),
+        &named(golds, &gold_runs),
+        &named(negatives, &negative_runs),
+    );
+    Ok((adequacy, warnings))
+}
+
+fn named<'a>(ps: &'a [NamedProject<'_>], rs: &'a [Runs]) -> Vec<ProgramRuns<'a>> {
+    ps.iter().zip(rs).map(|(p, r)| ProgramRuns { name: p.name, runs: &r.reports }).collect()
 }
 
 /// A subject that stops every case once the frames of all runs pass a shared budget; the

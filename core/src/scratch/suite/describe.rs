@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::model::{
-    Check, CloneSel, CostumeRef, NumMatch, Order, Probe, Prop, SayKind, TextMatch, TextMode,
-    ValueMatch,
+    Check, CloneSel, CostumeRef, Existence, NumMatch, Order, Probe, Prop, SayKind, TextMatch,
+    TextMode, ValueMatch,
 };
 use crate::scratch::value::number::js_number_to_string;
 use crate::scratch::value::Value;
@@ -208,13 +208,21 @@ pub(crate) fn check(c: &Check) -> String {
             "{} to move at least {} since {}",
             sprite.resolved,
             num(*at_least),
-            since.as_deref().unwrap_or("the start")
+            since.as_ref().map_or("the start", |s| s.mark.as_str())
         ),
-        Check::Changed { probe: p, from, to } => format!(
-            "{} to change between mark '{from}' and {}",
-            probe(p),
-            to.as_ref().map_or_else(|| String::from("now"), |t| format!("mark '{t}'"))
-        ),
+        Check::Changed { probe: p, from, to, by } => {
+            let to = to.as_ref().map_or_else(|| String::from("now"), |t| format!("mark '{t}'"));
+            match by {
+                None => format!("{} to change between mark '{from}' and {to}", probe(p)),
+                Some(m) => {
+                    format!(
+                        "{} to change by {} between mark '{from}' and {to}",
+                        probe(p),
+                        num_match(m)
+                    )
+                }
+            }
+        }
         Check::Monotonic { probe: p, order, .. } => {
             let o = match order {
                 Order::Increasing => "increase (never decreasing)",
@@ -248,6 +256,19 @@ pub(crate) fn check(c: &Check) -> String {
             opcode.as_deref().unwrap_or("(any)"),
             sprite.as_ref().map_or("the project", |s| s.resolved.as_str())
         ),
+        Check::Ever { check: c, .. } => format!("at some frame: {}", check(c)),
+        Check::Always { check: c, .. } => format!("at every frame: {}", check(c)),
+        Check::Fraction { check: c, ratio, .. } => {
+            format!("a fraction {} of frames with: {}", num_match(ratio), check(c))
+        }
+        Check::CountOf { checks, count } => {
+            let t: Vec<String> = checks.iter().map(check).collect();
+            format!("{} of {} to hold: {}", num_match(count), checks.len(), t.join("; "))
+        }
+        Check::Exists(Existence::Sprite(s)) => format!("sprite {} to exist", s.names.join(" / ")),
+        Check::Exists(Existence::Variable { name, list, .. }) => {
+            format!("{} {name} to exist", if *list { "list" } else { "variable" })
+        }
         Check::Not(inner) => format!("not: {}", check(inner)),
         Check::All(list) => {
             let t: Vec<String> = list.iter().map(check).collect();

@@ -9,8 +9,8 @@ use alloc::vec::Vec;
 use super::describe::{self as d, num, secs};
 use super::facts::ProjectFacts;
 use super::model::{
-    Check, CloneSel, CostumeRef, ListExpect, NumMatch, Order, Probe, Prop, SayKind, SpriteExpect,
-    SpriteRef, TextMatch, TextMode, ValueMatch,
+    Check, CloneSel, CostumeRef, Existence, ListExpect, NumMatch, Order, Probe, Prop, SayKind,
+    Since, SpriteExpect, SpriteRef, TextMatch, TextMode, ValueMatch,
 };
 use super::observe::{Snapshot, SpriteObs};
 use crate::scratch::value::cast::{compare, js_number, to_number, with_str};
@@ -86,15 +86,22 @@ impl<'a> View<'a> {
         self.history.last()
     }
 
-    fn mark_index(&self, mark: &Option<String>) -> usize {
-        match mark {
+    fn mark_index(&self, since: &Option<Since>) -> usize {
+        match since {
             None => self.window_start,
-            Some(m) => self.marks.iter().rev().find(|(n, _)| n == m).map_or(0, |(_, i)| *i),
+            Some(s) => {
+                let i = self.marks.iter().rev().find(|(n, _)| *n == s.mark).map_or(0, |(_, i)| *i);
+                if s.include_mark {
+                    i.saturating_sub(1)
+                } else {
+                    i
+                }
+            }
         }
     }
 
     /// Frames observed since a mark (or the default window start).
-    fn window(&self, mark: &Option<String>) -> &'a [Snapshot] {
+    fn window(&self, mark: &Option<Since>) -> &'a [Snapshot] {
         let start = self.mark_index(mark).min(self.history.len());
         &self.history[start..]
     }
@@ -123,6 +130,7 @@ impl<'a> View<'a> {
                 let n = self.block_count(sprite, opcode.as_ref());
                 outcome(count.test(f64::from(n)), format!("it has {n}"))
             }
+            Check::Exists(e) => self.exists(e),
             Check::Not(inner) => {
                 let o = self.eval(inner);
                 outcome(!o.ok, o.observed)
@@ -169,7 +177,56 @@ impl<'a> View<'a> {
                 outcome(ok, format!("it was sent {n} times"))
             }
             Check::Moved { sprite, at_least, since } => self.moved(sprite, *at_least, since),
-            Check::Changed { probe, from, to } => self.changed(probe, from, to),
+            Check::Changed { probe, from, to, by } => self.changed(probe, from, to, by),
+            Check::Ever { check, since } => {
+                let (held, n) = self.frames_holding(check, since);
+                let ok = !held.is_empty();
+                let observed = if n == 0 {
+                    String::from("no frame was observed")
+                } else {
+                    format!("it never held in {n} frames")
+                };
+                outcome(ok, if ok { String::new() } else { observed })
+            }
+            Check::Always { check, since } => {
+                let start = self.mark_index(since).min(self.history.len());
+                let n = self.history.len() - start;
+                match (start..self.history.len()).find(|&i| !self.at_frame(check, i)) {
+                    Some(i) => outcome(
+                        false,
+                        format!("it did not hold at {}", secs(self.history[i].frame, self.fps)),
+                    ),
+                    None if n == 0 => outcome(false, String::from("no frame was observed")),
+                    None => outcome(true, String::new()),
+                }
+            }
+            Check::Fraction { check, ratio, since } => {
+                let (held, n) = self.frames_holding(check, since);
+                if n == 0 {
+                    return outcome(false, String::from("no frame was observed"));
+                }
+                let f = held.len() as f64 / n as f64;
+                outcome(
+                    ratio.test(f),
+                    format!("it held in {} of {n} frames ({})", held.len(), num(f)),
+                )
+            }
+            Check::CountOf { checks, count } => {
+                let mut failed = Vec::new();
+                for c in checks {
+                    let o = self.eval(c);
+                    if !o.ok {
+                        failed.push(format!("[{}] {}", d::check(c), o.observed));
+                    }
+                }
+                let held = checks.len() - failed.len();
+                let mut observed = format!("{held} of {} held", checks.len());
+                if !failed.is_empty() {
+                    let shown: Vec<String> = failed.into_iter().take(4).collect();
+                    observed.push_str(&format!("; failing: {}", shown.join("; ")));
+                }
+                outcome(count.test(held as f64), observed)
+            }
             Check::Monotonic { probe, order, since } => self.monotonic(probe, *order, since),
             Check::Extent { probe, min, max, since } => self.extent(probe, min, max, since),
             Check::Interval { from, to, seconds, since } => self.interval(from, to, seconds, since),
@@ -177,6 +234,39 @@ impl<'a> View<'a> {
                 None => outcome(false, String::from("no frame has run yet")),
                 Some(now) => state_check(now, state),
             },
+        }
+    }
+
+    fn exists(&self, e: &Existence) -> Outcome {
+        let facts = self.facts;
+        match e {
+            Existence::Sprite(r) => match r.names.iter().find(|n| facts.sprite(n).is_some()) {
+                Some(_) => outcome(true, String::new()),
+                None => outcome(
+                    false,
+                    format!(
+                        "the project has no sprite {} (it has: {})",
+                        r.names.join(" / "),
+                        facts.sprite_names()
+                    ),
+                ),
+            },
+            Existence::Variable { sprite, name, list } => {
+                let has = |t: &super::facts::TargetFacts| {
+                    let names = if *list { &t.lists } else { &t.variables };
+                    names.iter().any(|n| n == name)
+                };
+                let stage = facts.stage().is_some_and(has);
+                let found = match sprite {
+                    Some(r) => stage || facts.sprite(&r.resolved).is_some_and(has),
+                    None => facts.targets.iter().any(has),
+                };
+                let what = if *list { "list" } else { "variable" };
+                let whose = sprite
+                    .as_ref()
+                    .map_or_else(String::new, |r| format!(" visible to {}", r.resolved));
+                outcome(found, format!("the project has no {what} {name}{whose}"))
+            }
         }
     }
 
@@ -199,7 +289,7 @@ impl<'a> View<'a> {
         &self,
         sprite: &Option<SpriteRef>,
         kind: SayKind,
-        since: &Option<String>,
+        since: &Option<Since>,
     ) -> Vec<(&'a str, &'a Snapshot)> {
         let mut out = Vec::new();
         for s in self.window(since) {
@@ -232,7 +322,7 @@ impl<'a> View<'a> {
         sprite: &Option<SpriteRef>,
         kind: SayKind,
         text: &TextMatch,
-        since: &Option<String>,
+        since: &Option<Since>,
     ) -> Outcome {
         let said = self.said(sprite, kind, since);
         if said.iter().any(|(t, _)| text.test(t)) {
@@ -258,7 +348,7 @@ impl<'a> View<'a> {
         sprite: &Option<SpriteRef>,
         kind: SayKind,
         texts: &[TextMatch],
-        since: &Option<String>,
+        since: &Option<Since>,
     ) -> Outcome {
         let said = self.said(sprite, kind, since);
         let mut k = 0;
@@ -282,7 +372,7 @@ impl<'a> View<'a> {
         &self,
         text: &Option<TextMatch>,
         count: &Option<NumMatch>,
-        since: &Option<String>,
+        since: &Option<Since>,
     ) -> Outcome {
         let questions: Vec<String> = self.window(since).iter().flat_map(question_texts).collect();
         let n = questions.iter().filter(|q| text.as_ref().is_none_or(|m| m.test(q))).count();
@@ -299,9 +389,9 @@ impl<'a> View<'a> {
         outcome(ok, observed)
     }
 
-    fn moved(&self, sprite: &SpriteRef, at_least: f64, since: &Option<String>) -> Outcome {
+    fn moved(&self, sprite: &SpriteRef, at_least: f64, since: &Option<Since>) -> Outcome {
         let from = match since {
-            Some(m) => self.at_mark(m),
+            Some(m) => self.at_mark(&m.mark),
             None => self.history.get(self.window_start.saturating_sub(1)).or(self.history.first()),
         };
         let pos =
@@ -323,13 +413,37 @@ impl<'a> View<'a> {
         }
     }
 
-    fn changed(&self, p: &Probe, from: &str, to: &Option<String>) -> Outcome {
+    /// The frames of the window at which `c` held (each judged alone), and the window's size.
+    fn frames_holding(&self, c: &Check, since: &Option<Since>) -> (Vec<usize>, usize) {
+        let start = self.mark_index(since).min(self.history.len());
+        let held = (start..self.history.len()).filter(|&i| self.at_frame(c, i)).collect();
+        (held, self.history.len() - start)
+    }
+
+    fn changed(
+        &self,
+        p: &Probe,
+        from: &str,
+        to: &Option<String>,
+        by: &Option<NumMatch>,
+    ) -> Outcome {
         let a = self.at_mark(from).and_then(|s| probe(s, p));
         let b = match to {
             Some(t) => self.at_mark(t).and_then(|s| probe(s, p)),
             None => self.now().and_then(|s| probe(s, p)),
         };
         match (a, b) {
+            (Some(a), Some(b)) if by.is_some() => {
+                let delta = to_number(&b) - to_number(&a);
+                let ok = by.as_ref().is_some_and(|m| m.test(delta));
+                let observed = format!(
+                    "it went from {} to {} (by {})",
+                    d::value(&a),
+                    d::value(&b),
+                    num(delta)
+                );
+                outcome(ok, observed)
+            }
             (Some(a), Some(b)) => {
                 let same = a.strict_eq(&b) || compare(&a, &b) == 0.0;
                 outcome(!same, format!("it went from {} to {}", d::value(&a), d::value(&b)))
@@ -338,11 +452,11 @@ impl<'a> View<'a> {
         }
     }
 
-    fn series(&self, p: &Probe, since: &Option<String>) -> Vec<(f64, &'a Snapshot)> {
+    fn series(&self, p: &Probe, since: &Option<Since>) -> Vec<(f64, &'a Snapshot)> {
         self.window(since).iter().filter_map(|s| probe(s, p).map(|v| (to_number(&v), s))).collect()
     }
 
-    fn monotonic(&self, p: &Probe, order: Order, since: &Option<String>) -> Outcome {
+    fn monotonic(&self, p: &Probe, order: Order, since: &Option<Since>) -> Outcome {
         let series = self.series(p, since);
         let (Some(first), Some(last)) = (series.first(), series.last()) else {
             return outcome(false, String::from("it was never observed"));
@@ -374,7 +488,7 @@ impl<'a> View<'a> {
         p: &Probe,
         min: &Option<NumMatch>,
         max: &Option<NumMatch>,
-        since: &Option<String>,
+        since: &Option<Since>,
     ) -> Outcome {
         let series = self.series(p, since);
         if series.is_empty() {
@@ -397,7 +511,7 @@ impl<'a> View<'a> {
         from: &Check,
         to: &Check,
         seconds: &NumMatch,
-        since: &Option<String>,
+        since: &Option<Since>,
     ) -> Outcome {
         let start = self.mark_index(since).min(self.history.len());
         let Some(i) = (start..self.history.len()).find(|&i| self.at_frame(from, i)) else {

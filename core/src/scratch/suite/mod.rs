@@ -7,6 +7,7 @@
 //! runner drives whatever implements [`Subject`] (the VM, or a recorded trace through
 //! [`TraceSubject`]) one virtual frame at a time.
 
+mod adequacy;
 mod answer;
 mod describe;
 mod error;
@@ -24,6 +25,7 @@ mod report;
 mod run;
 mod validate;
 
+pub use adequacy::{Adequacy, CaseAdequacy, Failure, GoldVerdict, NegativeVerdict, ProgramRuns};
 pub use answer::{answer_text, numbers_in};
 pub use error::{SuiteError, SuiteErrorKind};
 pub use facts::{FactsError, ProjectFacts, TargetFacts};

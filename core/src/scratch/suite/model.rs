@@ -16,7 +16,19 @@ pub struct Suite {
     pub fps: u32,
     /// Seed of the project's random stream for a single run.
     pub seed: u64,
+    /// What a sprite, variable or list the project lacks does to a case.
+    pub missing: Missing,
     pub cases: Vec<Case>,
+}
+
+/// What validation does when a case names a sprite, variable or list the project lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Missing {
+    /// The suite does not load (the default: a typo in a suite is an error).
+    #[default]
+    Error,
+    /// That case fails, with the reason, and the other cases run.
+    Fail,
 }
 
 /// One named test case with its own scenario.
@@ -28,6 +40,9 @@ pub struct Case {
     /// How `ask` questions are answered while the case runs.
     pub answers: Vec<AnswerRule>,
     pub steps: Vec<Step>,
+    /// Set by validation under [`Missing::Fail`]: what the project lacks, so the case fails
+    /// without running.
+    pub missing: Option<String>,
 }
 
 /// One step of a case, optionally pinned to an absolute frame or time since the case started.
@@ -398,44 +413,47 @@ pub enum Check {
         sprite: Option<SpriteRef>,
         kind: SayKind,
         text: TextMatch,
-        since: Option<String>,
+        since: Option<Since>,
     },
     SaysInOrder {
         sprite: Option<SpriteRef>,
         kind: SayKind,
         texts: Vec<TextMatch>,
-        since: Option<String>,
+        since: Option<Since>,
     },
     Asked {
         text: Option<TextMatch>,
         count: Option<NumMatch>,
-        since: Option<String>,
+        since: Option<Since>,
     },
     Broadcast {
         name: String,
         count: Option<NumMatch>,
-        since: Option<String>,
+        since: Option<Since>,
     },
     Moved {
         sprite: SpriteRef,
         at_least: f64,
-        since: Option<String>,
+        since: Option<Since>,
     },
+    /// The value at `to` (default now) differs from the value at `from`; with `by`, the
+    /// numeric difference (to − from) matches instead.
     Changed {
         probe: Probe,
         from: String,
         to: Option<String>,
+        by: Option<NumMatch>,
     },
     Monotonic {
         probe: Probe,
         order: Order,
-        since: Option<String>,
+        since: Option<Since>,
     },
     Extent {
         probe: Probe,
         min: Option<NumMatch>,
         max: Option<NumMatch>,
-        since: Option<String>,
+        since: Option<Since>,
     },
     /// The first frame where `from` holds, then the first later frame where `to` holds: the
     /// time between them lies in `seconds`.
@@ -443,7 +461,7 @@ pub enum Check {
         from: Box<Check>,
         to: Box<Check>,
         seconds: NumMatch,
-        since: Option<String>,
+        since: Option<Since>,
     },
     Opcode {
         opcode: String,
@@ -455,7 +473,51 @@ pub enum Check {
         opcode: Option<String>,
         count: NumMatch,
     },
+    /// CHECK held at some frame of the window (each frame judged alone, as in `interval`).
+    Ever {
+        check: Box<Check>,
+        since: Option<Since>,
+    },
+    /// CHECK held at every frame of the window (and the window is not empty).
+    Always {
+        check: Box<Check>,
+        since: Option<Since>,
+    },
+    /// The fraction of the window's frames at which CHECK held matches `ratio`.
+    Fraction {
+        check: Box<Check>,
+        ratio: NumMatch,
+        since: Option<Since>,
+    },
+    /// How many of the checks hold matches `count` (k of n).
+    CountOf {
+        checks: Vec<Check>,
+        count: NumMatch,
+    },
+    /// A sprite, variable or list exists in the project (never a validation error).
+    Exists(Existence),
     Not(Box<Check>),
     All(Vec<Check>),
     Any(Vec<Check>),
+}
+
+/// What `exists` looks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Existence {
+    Sprite(SpriteRef),
+    /// A variable (or a list, when `list`) visible from the sprite (its own or the stage's),
+    /// or anywhere without a sprite.
+    Variable {
+        sprite: Option<SpriteRef>,
+        name: String,
+        list: bool,
+    },
+}
+
+/// The start of a history check's window: the frames observed after a mark, or with
+/// `include_mark` from the mark's own frame (the frame that was "now" when it was set).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Since {
+    pub mark: String,
+    pub include_mark: bool,
 }

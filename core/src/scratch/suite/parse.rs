@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 use super::error::{SuiteError, SuiteErrorKind};
 use super::json::{array, bad, index, non_negative, number, scalar, wrong, Obj, Result};
 use super::model::{
-    AnswerFn, AnswerRule, Case, Input, Reply, Span, SpriteRef, Step, StepKind, Suite, Wait,
+    AnswerFn, AnswerRule, Case, Input, Missing, Reply, Span, SpriteRef, Step, StepKind, Suite, Wait,
 };
 use super::parse_check::{parse_check, parse_text_match};
 
@@ -43,6 +43,16 @@ pub fn parse_suite_json(json: &Json) -> Result<Suite> {
         Some(_) => return Err(bad("fps", "must be between 1 and 1000")),
     };
     let seed = o.u64("seed")?.unwrap_or(0);
+    let missing = match o.str("missing")?.as_deref() {
+        None | Some("error") => Missing::Error,
+        Some("fail") => Missing::Fail,
+        Some(_) => {
+            return Err(SuiteError::new(
+                "missing",
+                SuiteErrorKind::UnknownKind { expected: "error, fail" },
+            ))
+        }
+    };
     let tests_path = o.path_of("tests");
     let tests = array(o.req("tests")?, &tests_path)?;
     o.finish()?;
@@ -58,7 +68,7 @@ pub fn parse_suite_json(json: &Json) -> Result<Suite> {
         }
         cases.push(case);
     }
-    Ok(Suite { name, fps, seed, cases })
+    Ok(Suite { name, fps, seed, missing, cases })
 }
 
 fn o_child(path: &str, key: &str) -> String {
@@ -96,7 +106,7 @@ fn parse_case(v: &Json, path: &str) -> Result<Case> {
     for (i, s) in steps_json.iter().enumerate() {
         steps.push(parse_step(s, &index(&steps_path, i))?);
     }
-    Ok(Case { name, timeout, answers, steps })
+    Ok(Case { name, timeout, answers, steps, missing: None })
 }
 
 fn parse_answer(v: &Json, path: &str) -> Result<AnswerRule> {

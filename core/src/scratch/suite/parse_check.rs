@@ -1,7 +1,6 @@
 //! Reading checks (`expect` and `wait until` bodies), text/number/value matchers and probes.
 
 use alloc::boxed::Box;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde_json::Value as Json;
@@ -9,15 +8,15 @@ use serde_json::Value as Json;
 use super::error::{SuiteError, SuiteErrorKind};
 use super::json::{array, bad, index, non_negative, number, scalar, wrong, Obj, Result};
 use super::model::{
-    Check, CloneSel, CostumeRef, Effect, ListExpect, NumMatch, Order, Probe, Prop, SayKind,
-    SpriteExpect, TextMatch, TextMode, ValueMatch,
+    Check, CloneSel, CostumeRef, Effect, Existence, ListExpect, NumMatch, Order, Probe, Prop,
+    SayKind, Since, SpriteExpect, TextMatch, TextMode, ValueMatch,
 };
 use super::parse::{opt_sprite, sprite_ref};
 use super::regex::Regex;
 
 /// The keys that say what a check is, in the order they are looked for (`sprite` last: it is
 /// also a qualifier of other checks).
-const CHECK_KINDS: &str = "not, all, any, variable, list, says, says_in_order, asked, questions, \
+const CHECK_KINDS: &str = "not, all, any, count_of, exists, ever, always, fraction, variable, list, says, says_in_order, asked, questions, \
                            broadcast, moved, changed, monotonic, extent, interval, block_count, \
                            opcode, backdrop, clones, running, sprite";
 
@@ -30,6 +29,22 @@ pub(crate) fn parse_check(v: &Json, path: &str) -> Result<Check> {
         Check::All(check_list(list, &o.path_of("all"))?)
     } else if let Some(list) = o.get("any") {
         Check::Any(check_list(list, &o.path_of("any"))?)
+    } else if let Some(list) = o.get("count_of") {
+        let checks = check_list(list, &o.path_of("count_of"))?;
+        let count = num_match(o.req("count")?, &o.path_of("count"))?;
+        Check::CountOf { checks, count }
+    } else if let Some(e) = o.get("exists") {
+        Check::Exists(existence(e, &o.path_of("exists"))?)
+    } else if let Some(inner) = o.get("ever") {
+        let check = Box::new(parse_check(inner, &o.path_of("ever"))?);
+        Check::Ever { check, since: since(&mut o)? }
+    } else if let Some(inner) = o.get("always") {
+        let check = Box::new(parse_check(inner, &o.path_of("always"))?);
+        Check::Always { check, since: since(&mut o)? }
+    } else if let Some(inner) = o.get("fraction") {
+        let check = Box::new(parse_check(inner, &o.path_of("fraction"))?);
+        let ratio = inline_num(&mut o)?;
+        Check::Fraction { check, ratio, since: since(&mut o)? }
     } else if o.has("variable") {
         let name = o.req_str("variable")?;
         let sprite = opt_sprite(&mut o, "sprite")?;
@@ -58,22 +73,23 @@ pub(crate) fn parse_check(v: &Json, path: &str) -> Result<Check> {
     } else if let Some(t) = o.get("asked") {
         let text = Some(parse_text_match(t, &o.path_of("asked"))?);
         let count = opt_num(&mut o, "count")?;
-        Check::Asked { text, count, since: o.str("since")? }
+        Check::Asked { text, count, since: since(&mut o)? }
     } else if let Some(c) = o.get("questions") {
         let count = Some(num_match(c, &o.path_of("questions"))?);
-        Check::Asked { text: None, count, since: o.str("since")? }
+        Check::Asked { text: None, count, since: since(&mut o)? }
     } else if o.has("broadcast") {
         let name = o.req_str("broadcast")?;
         let count = opt_num(&mut o, "count")?;
-        Check::Broadcast { name, count, since: o.str("since")? }
+        Check::Broadcast { name, count, since: since(&mut o)? }
     } else if let Some(s) = o.get("moved") {
         let sprite = sprite_ref(s, &o.path_of("moved"))?;
         let v = o.req("at_least")?;
         let at_least = non_negative(v, &o.path_of("at_least"))?;
-        Check::Moved { sprite, at_least, since: o.str("since")? }
+        Check::Moved { sprite, at_least, since: since(&mut o)? }
     } else if let Some(p) = o.get("changed") {
         let probe = parse_probe(p, &o.path_of("changed"))?;
-        Check::Changed { probe, from: o.req_str("from")?, to: o.str("to")? }
+        let (from, to, by) = (o.req_str("from")?, o.str("to")?, opt_num(&mut o, "by")?);
+        Check::Changed { probe, from, to, by }
     } else if let Some(p) = o.get("monotonic") {
         let probe = parse_probe(p, &o.path_of("monotonic"))?;
         let order = match o.req_str("order")?.as_str() {
@@ -90,21 +106,21 @@ pub(crate) fn parse_check(v: &Json, path: &str) -> Result<Check> {
                 ))
             }
         };
-        Check::Monotonic { probe, order, since: o.str("since")? }
+        Check::Monotonic { probe, order, since: since(&mut o)? }
     } else if let Some(p) = o.get("extent") {
         let probe = parse_probe(p, &o.path_of("extent"))?;
         let (min, max) = (opt_num(&mut o, "min")?, opt_num(&mut o, "max")?);
         if min.is_none() && max.is_none() {
             return Err(SuiteError::new(&o.path_of("min"), SuiteErrorKind::Missing));
         }
-        Check::Extent { probe, min, max, since: o.str("since")? }
+        Check::Extent { probe, min, max, since: since(&mut o)? }
     } else if let Some(i) = o.get("interval") {
         let mut io = Obj::new(i, &o.path_of("interval"))?;
         let from = parse_check(io.req("from")?, &io.path_of("from"))?;
         let to = parse_check(io.req("to")?, &io.path_of("to"))?;
         io.finish()?;
         let seconds = num_match(o.req("seconds")?, &o.path_of("seconds"))?;
-        Check::Interval { from: Box::new(from), to: Box::new(to), seconds, since: o.str("since")? }
+        Check::Interval { from: Box::new(from), to: Box::new(to), seconds, since: since(&mut o)? }
     } else if let Some(c) = o.get("block_count") {
         let count = num_match(c, &o.path_of("block_count"))?;
         let sprite = opt_sprite(&mut o, "sprite")?;
@@ -142,7 +158,60 @@ fn check_list(v: &Json, path: &str) -> Result<Vec<Check>> {
     Ok(out)
 }
 
-type Speaker = (Option<super::model::SpriteRef>, SayKind, Option<String>);
+type Speaker = (Option<super::model::SpriteRef>, SayKind, Option<Since>);
+
+/// `exists`: `{"sprite": S}`, `{"variable": NAME, "sprite"?: S}` or `{"list": NAME, "sprite"?: S}`.
+fn existence(v: &Json, path: &str) -> Result<Existence> {
+    let mut o = Obj::new(v, path)?;
+    let e = if o.has("variable") || o.has("list") {
+        let list = o.has("list");
+        let name = o.req_str(if list { "list" } else { "variable" })?;
+        Existence::Variable { sprite: opt_sprite(&mut o, "sprite")?, name, list }
+    } else if let Some(s) = o.get("sprite") {
+        Existence::Sprite(sprite_ref(s, &o.path_of("sprite"))?)
+    } else {
+        return Err(SuiteError::new(
+            path,
+            SuiteErrorKind::UnknownKind { expected: "sprite, variable, list" },
+        ));
+    };
+    o.finish()?;
+    Ok(e)
+}
+
+/// `since`: a mark name, or `{"mark": NAME, "include_mark": BOOL}`.
+fn since(o: &mut Obj<'_>) -> Result<Option<Since>> {
+    let path = o.path_of("since");
+    match o.get("since") {
+        None => Ok(None),
+        Some(Json::String(m)) => Ok(Some(Since { mark: m.clone(), include_mark: false })),
+        Some(v) => {
+            let mut so = Obj::new(v, &path)
+                .map_err(|_| wrong(&path, "a mark name or {mark, include_mark}"))?;
+            let mark = so.req_str("mark")?;
+            let include_mark = so.bool("include_mark")?.unwrap_or(false);
+            so.finish()?;
+            Ok(Some(Since { mark, include_mark }))
+        }
+    }
+}
+
+/// The number matcher written on the check itself (`equals`, `tolerance`, `min`, `max`).
+fn inline_num(o: &mut Obj<'_>) -> Result<NumMatch> {
+    let m = NumMatch {
+        equals: o.num("equals")?,
+        tolerance: match o.get("tolerance") {
+            None => 0.0,
+            Some(t) => non_negative(t, &o.path_of("tolerance"))?,
+        },
+        min: o.num("min")?,
+        max: o.num("max")?,
+    };
+    if m.equals.is_none() && m.min.is_none() && m.max.is_none() {
+        return Err(SuiteError::new(&o.path_of("min"), SuiteErrorKind::Missing));
+    }
+    Ok(m)
+}
 
 fn speaker(o: &mut Obj<'_>) -> Result<Speaker> {
     let sprite = opt_sprite(o, "sprite")?;
@@ -157,7 +226,7 @@ fn speaker(o: &mut Obj<'_>) -> Result<Speaker> {
             ))
         }
     };
-    Ok((sprite, kind, o.str("since")?))
+    Ok((sprite, kind, since(o)?))
 }
 
 /// A text matcher: a string (exact) or `{equals|contains|regex|number, case_insensitive}`.

@@ -311,7 +311,10 @@ pub fn run_case<S: Subject>(
         scheduled: Vec::new(),
         timeout: case.timeout,
     };
-    let result = r.run(case);
+    let result = match &case.missing {
+        Some(what) => Err(format!("the project lacks what the case needs: {what}")),
+        None => r.run(case),
+    };
     CaseVerdict {
         name: case.name.clone(),
         passed: result.is_ok(),

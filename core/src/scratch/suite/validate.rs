@@ -8,7 +8,10 @@ use alloc::vec::Vec;
 use super::error::{SuiteError, SuiteErrorKind};
 use super::facts::{join, ProjectFacts, TargetFacts};
 use super::json::{child, index};
-use super::model::{Case, Check, CostumeRef, Input, Probe, SpriteRef, StepKind, Suite, Wait};
+use super::model::{
+    Case, Check, CostumeRef, Existence, Input, Missing, Probe, Since, SpriteRef, StepKind, Suite,
+    Wait,
+};
 
 type Result<T> = core::result::Result<T, SuiteError>;
 
@@ -16,11 +19,25 @@ type Result<T> = core::result::Result<T, SuiteError>;
 pub const START_MARK: &str = "start";
 
 /// Checks `suite` against `facts`, resolving sprite alternatives in place.
+/// Under `"missing": "fail"` a sprite, variable or list the project lacks does not fail the
+/// suite: it is recorded on its case ([`Case::missing`]), which then fails without running.
 pub fn validate(suite: &mut Suite, facts: &ProjectFacts) -> Result<()> {
     for (i, case) in suite.cases.iter_mut().enumerate() {
-        validate_case(case, facts, &index("tests", i))?;
+        case.missing = None;
+        match validate_case(case, facts, &index("tests", i)) {
+            Ok(()) => {}
+            Err(e) if suite.missing == Missing::Fail && is_missing(&e) => {
+                case.missing = Some(alloc::string::ToString::to_string(&e));
+            }
+            Err(e) => return Err(e),
+        }
     }
     Ok(())
+}
+
+/// A sprite, variable or list the project lacks (not a costume, a mark or a malformed suite).
+fn is_missing(e: &SuiteError) -> bool {
+    matches!(&e.kind, SuiteErrorKind::Unknown { what, .. } if matches!(*what, "sprite" | "variable" | "list"))
 }
 
 struct Ctx<'a> {
@@ -172,7 +189,9 @@ impl Ctx<'_> {
     }
 
     fn check(&self, c: &mut Check, path: &str) -> Result<()> {
-        let since = |m: &Option<String>| self.mark(m, &child(path, "since"));
+        let since = |m: &Option<Since>| {
+            self.mark(&m.as_ref().map(|s| s.mark.clone()), &child(path, "since"))
+        };
         match c {
             Check::Variable { sprite, name, .. } => {
                 self.opt_sprite(sprite, path)?;
@@ -208,7 +227,7 @@ impl Ctx<'_> {
                 self.sprite(sprite, &child(path, "moved"), false)?;
                 since(s)
             }
-            Check::Changed { probe, from, to } => {
+            Check::Changed { probe, from, to, .. } => {
                 self.probe(probe, &child(path, "changed"))?;
                 self.mark(&Some(from.clone()), &child(path, "from"))?;
                 self.mark(to, &child(path, "to"))
@@ -228,6 +247,30 @@ impl Ctx<'_> {
             }
             Check::Opcode { sprite, .. } | Check::BlockCount { sprite, .. } => {
                 self.opt_sprite(sprite, path)
+            }
+            Check::Ever { check, since: s } => {
+                self.check(check, &child(path, "ever"))?;
+                since(s)
+            }
+            Check::Always { check, since: s } => {
+                self.check(check, &child(path, "always"))?;
+                since(s)
+            }
+            Check::Fraction { check, since: s, .. } => {
+                self.check(check, &child(path, "fraction"))?;
+                since(s)
+            }
+            Check::CountOf { checks, .. } => self.checks(checks, &child(path, "count_of")),
+            Check::Exists(Existence::Sprite(r)) => {
+                // Resolve alternatives when one exists; a missing sprite is the check's answer.
+                let _ = self.sprite(r, path, false);
+                Ok(())
+            }
+            Check::Exists(Existence::Variable { sprite, .. }) => {
+                if let Some(r) = sprite {
+                    let _ = self.sprite(r, path, false);
+                }
+                Ok(())
             }
             Check::Not(inner) => self.check(inner, &child(path, "not")),
             Check::All(list) => self.checks(list, &child(path, "all")),
