@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use gobo::scratch::scenario::Scenario;
 use gobo_host::cost::{Stopwatch, Timed};
-use gobo_host::evidence::{record, RecordConfig};
+use gobo_host::evidence::{record, RecordParams};
 
 #[derive(Debug, Args)]
 pub struct RecordArgs {
@@ -72,13 +72,13 @@ fn write(args: &RecordArgs) -> Result<serde_json::Value, String> {
             .and_then(|b| Scenario::parse(&b).map_err(|e| e.to_string()))
             .map_err(|e| format!("{}: {e}", p.display()))?,
     };
-    let cfg = RecordConfig {
-        frames: args.frames.or(sc.frames).unwrap_or(300),
+    let params = RecordParams {
         every: args.every,
+        frames: args.frames,
         keyframes: args.keyframes,
-        seed: args.seed.or(sc.seed).unwrap_or(1),
-        ..RecordConfig::default()
+        seed: args.seed,
     };
+    let cfg = params.config(&sc);
     let ev = record(image, gold, &sc, &cfg).map_err(|e| e.to_string())?;
     let dir = &args.output;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -86,14 +86,10 @@ fn write(args: &RecordArgs) -> Result<serde_json::Value, String> {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))
     };
-    for (s, png) in ev.samples.iter().zip(&ev.pngs) {
-        put(&s.file, png)?;
+    for (name, bytes) in ev.files() {
+        put(name, bytes)?;
     }
-    put("sheet.png", &ev.sheet)?;
-    put("clip.png", &ev.animation)?;
-    let mut manifest = serde_json::to_value(&ev).map_err(|e| e.to_string())?;
-    manifest["sheet"] = "sheet.png".into();
-    manifest["animation"] = "clip.png".into();
+    let manifest = ev.manifest();
     let text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
     put("manifest.json", format!("{text}\n").as_bytes())?;
     Ok(manifest)

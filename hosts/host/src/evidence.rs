@@ -11,7 +11,7 @@ use gobo::scratch::oracle::Work;
 use gobo::scratch::render::{render, Framebuffer};
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::vm::{Config, Vm, VmError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::png::{encode_png, PixelFormat, PngError};
 
@@ -40,6 +40,43 @@ pub struct RecordConfig {
 impl Default for RecordConfig {
     fn default() -> Self {
         RecordConfig { frames: 300, every: 3, keyframes: 4, fps: 30, seed: 1 }
+    }
+}
+
+/// A recording's parameters as a caller gives them (`gobo record`'s flags, `POST /v1/record`'s
+/// fields, `gobo.scratch.record`'s keyword arguments); absent frames and seed come from the
+/// scenario, else 300 frames and seed 1.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecordParams {
+    /// Keep every N-th frame (default 3).
+    pub every: u64,
+    /// Frames to run.
+    pub frames: Option<u64>,
+    /// Keyframes on the contact sheet (default 4).
+    pub keyframes: usize,
+    /// Block randomness seed.
+    pub seed: Option<u32>,
+}
+
+impl Default for RecordParams {
+    fn default() -> Self {
+        let d = RecordConfig::default();
+        RecordParams { every: d.every, frames: None, keyframes: d.keyframes, seed: None }
+    }
+}
+
+impl RecordParams {
+    /// The configuration for a run of `scenario`.
+    pub fn config(&self, scenario: &Scenario) -> RecordConfig {
+        let d = RecordConfig::default();
+        RecordConfig {
+            frames: self.frames.or(scenario.frames).unwrap_or(d.frames),
+            every: self.every,
+            keyframes: self.keyframes,
+            seed: self.seed.or(scenario.seed).unwrap_or(d.seed),
+            ..d
+        }
     }
 }
 
@@ -108,6 +145,29 @@ pub struct Evidence {
     /// The animated PNG of every sample.
     #[serde(skip)]
     pub animation: Vec<u8>,
+}
+
+/// The contact sheet's file name in a recording folder.
+pub const SHEET_FILE: &str = "sheet.png";
+/// The animated PNG's file name in a recording folder.
+pub const ANIMATION_FILE: &str = "clip.png";
+
+impl Evidence {
+    /// The manifest (`manifest.json`, `gobo record --json`): the recording's fields, with
+    /// `sheet` and `animation` naming their files.
+    pub fn manifest(&self) -> serde_json::Value {
+        let mut m = serde_json::to_value(self).unwrap_or_default();
+        m["sheet"] = SHEET_FILE.into();
+        m["animation"] = ANIMATION_FILE.into();
+        m
+    }
+
+    /// Every picture of the recording by file name: the samples in frame order, then the
+    /// contact sheet and the animation (what `gobo record -o DIR` writes beside the manifest).
+    pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        let samples = self.samples.iter().zip(&self.pngs).map(|(s, p)| (s.file.as_str(), &p[..]));
+        samples.chain([(SHEET_FILE, &self.sheet[..]), (ANIMATION_FILE, &self.animation[..])])
+    }
 }
 
 struct Side {

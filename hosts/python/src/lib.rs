@@ -11,7 +11,9 @@ mod draw;
 mod patch;
 mod repair;
 mod scratch;
+mod signals;
 mod xlogo;
+mod xlogo_analysis;
 
 use pyo3::prelude::*;
 

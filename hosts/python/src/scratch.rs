@@ -36,7 +36,7 @@ const STATE_VERSION: u32 = 2;
 
 /// What a `Project` holds and pickles (postcard bytes).
 #[derive(Debug, Serialize, Deserialize)]
-struct State {
+pub(crate) struct State {
     version: u32,
     name: String,
     md5: Option<String>,
@@ -46,7 +46,7 @@ struct State {
     project_json: Vec<u8>,
     assets: Assets<String, Vec<u8>>,
     warnings: Vec<String>,
-    image: Image,
+    pub(crate) image: Image,
 }
 
 impl State {
@@ -65,7 +65,7 @@ pub struct Project {
     state: Arc<State>,
 }
 
-fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyResult<Arc<State>> {
+pub(crate) fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyResult<Arc<State>> {
     if let Ok(p) = source.cast::<Project>() {
         return Ok(p.get().state.clone());
     }
@@ -174,7 +174,7 @@ impl Project {
     }
 }
 
-fn scenario(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, command: &str) -> PyResult<Scenario> {
+pub(crate) fn scenario(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, command: &str) -> PyResult<Scenario> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(Scenario::green_flag()) };
     let (name, bytes) = input(obj, "scenario")?.read(py, command, "scenario")?;
     Scenario::parse(&bytes).map_err(|e| error(py, command, format!("{name}: {e}")))
@@ -502,5 +502,6 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::agent::register(&m)?;
     crate::patch::register(&m)?;
     crate::repair::register(&m)?;
+    crate::signals::register(&m)?;
     parent.add_submodule(&m)
 }

@@ -66,7 +66,7 @@ fn load_task(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Arc<Loaded>> {
 /// Code as given: `str` is Python-style source, a dict the JSON AST (`{"run": [...]}`), a
 /// `pathlib.Path` a file (`.py` is Python-style, anything else the JSON AST), `bytes` the
 /// JSON AST text.
-fn parse_code(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Result<Program, CodeError>> {
+pub(crate) fn parse_code(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Result<Program, CodeError>> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(python::parse(s.to_str()?.as_bytes()));
     }
@@ -135,6 +135,13 @@ impl Task {
         state: &Bound<'_, PyBytes>,
     ) -> PyResult<Task> {
         Ok(Task { inner: load_task(py, state.as_any())? })
+    }
+}
+
+impl Task {
+    /// The task document as JSON.
+    pub(crate) fn json_value(&self) -> Value {
+        serde_json::from_str(&self.inner.json).unwrap_or(Value::Null)
     }
 }
 
@@ -232,5 +239,6 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate_jsonl, &m)?)?;
     m.add_function(wrap_pyfunction!(prompt, &m)?)?;
     m.add_function(wrap_pyfunction!(render, &m)?)?;
+    crate::xlogo_analysis::register(&m)?;
     parent.add_submodule(&m)
 }

@@ -23,6 +23,8 @@ pub struct Limits {
     pub max_frames: u64,
     /// Most pictures one render request may ask for.
     pub max_pictures: usize,
+    /// Most stage pictures (samples) one record request may make (480×360 each).
+    pub max_record_pictures: usize,
     /// Longest trace one run request may return, in bytes.
     pub max_trace_bytes: usize,
     /// Most seeds one test request may rerun under.
@@ -47,6 +49,7 @@ impl Default for Limits {
             batch_workers: 0,
             max_frames: 300_000,
             max_pictures: 64,
+            max_record_pictures: 300,
             max_trace_bytes: 64 << 20,
             max_seeds: 100,
             max_trials: 20,

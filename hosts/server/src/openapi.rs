@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 use utoipa::OpenApi;
 
 use crate::routes::{
-    batch, blobs, draw, health, patches, projects, repair, scratch, scratchworld, sessions, traces,
-    xlogo,
+    batch, blobs, draw, evidence, health, patches, projects, repair, scratch, scratchworld,
+    sessions, traces, xlogo,
 };
 
 #[derive(OpenApi)]
@@ -26,6 +26,7 @@ use crate::routes::{
         patches::session_patch,
         repair::scenarios_handler, repair::oracle_handler, repair::inject_handler,
         repair::sites_handler, repair::probe_handler, repair::verify_handler,
+        evidence::hooks_handler, evidence::record_handler,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
         sessions::create, sessions::list, sessions::info, sessions::observation, sessions::act,
         sessions::run, sessions::stage, sessions::gold, sessions::log, sessions::project, sessions::evaluate, sessions::fork,

@@ -22,5 +22,9 @@ scenarios = _native.scenarios
 oracle = _native.oracle
 forge = _native.forge
 bug_sites = _native.bug_sites
+probe = _native.probe
+verify = _native.verify
+hooks = _native.hooks
+record = _native.record
 
-__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace", "validate", "observe", "Session", "patch", "invert", "diff", "edit_distance", "scenarios", "oracle", "forge", "bug_sites"]
+__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace", "validate", "observe", "Session", "patch", "invert", "diff", "edit_distance", "scenarios", "oracle", "forge", "bug_sites", "probe", "verify", "hooks", "record"]

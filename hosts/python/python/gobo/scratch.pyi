@@ -290,3 +290,55 @@ def bug_sites(
     [{operator, sprite, script_top, block, rank}]}``, rank 0 (scripts a scenario template
     starts) first; every applicable pattern when neither ``pattern`` nor ``operator`` is
     given."""
+
+def probe(
+    buggy: ProjectLike,
+    gold: ProjectLike,
+    suite: Source,
+    *,
+    frames: int = 300,
+    seeds: int = 2,
+) -> dict[str, Json]:
+    """The runtime probe of a buggy program against its gold reference (``gobo probe --json``,
+    ``POST /v1/signals/probe``, docs/signals.md): ``gold_pass_rate``, ``buggy_pass_rate``,
+    ``pass_gap``, ``mismatch_rate``, ``rerun_instability``, ``first_divergence``, ``flags``,
+    ``level`` (0 to 3), ``plan``, ``work`` and ``time`` (``{wall_ms, cpu_ms}``). Each case runs
+    at most ``frames`` frames under seeds 1..``seeds``."""
+
+def verify(
+    candidate: ProjectLike,
+    suite: Source,
+    *,
+    level: int = 2,
+    frames: int = 300,
+    seeds: int = 5,
+    theta_pass: float = 0.9,
+) -> dict[str, Json]:
+    """Staged verification of a candidate fix (``gobo verify --json``, ``POST /v1/verify``,
+    docs/signals.md): static checks (level 0), a smoke run of at most ``frames`` frames per case
+    (level 1), then the full suite under seeds 1..``seeds`` (level 2), stopping at the first
+    stage that fails: ``{passed, level, stages, work, time}``. A candidate that does not load
+    fails the static stage; only an unreadable suite raises :class:`gobo.GoboError`."""
+
+def hooks(project: ProjectLike) -> dict[str, Json]:
+    """Every hat script's canonical trigger, the signals it writes and the custom blocks it
+    calls (``gobo hooks --json``, ``POST /v1/hooks``): ``{hooks: [{sprite, block, trigger,
+    writes, calls}]}``."""
+
+def record(
+    project: ProjectLike,
+    scenario: Source | None = None,
+    *,
+    every: int = 3,
+    frames: int | None = None,
+    keyframes: int = 4,
+    gold: ProjectLike | None = None,
+    seed: int | None = None,
+) -> dict[str, Json]:
+    """Visual evidence of a run (``gobo record --json``, ``POST /v1/record``,
+    docs/evidence.md): the manifest (``width``, ``height``, ``side_by_side``, ``samples``,
+    ``keyframes``, ``config``, ``work``, ``sheet``, ``animation``, ``time``) and ``files``, the
+    PNG ``bytes`` of every picture ``gobo record -o DIR`` writes, by file name: the stage every
+    ``every`` frames, the contact sheet and the animated PNG (``clip.png``). With ``gold``, gold
+    is on the left of every picture. ``frames`` and ``seed`` default to the scenario's, else 300
+    and 1; the same arguments give the same bytes."""

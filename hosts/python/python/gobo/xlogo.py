@@ -10,5 +10,9 @@ evaluate_batch = _native.evaluate_batch
 evaluate_jsonl = _native.evaluate_jsonl
 prompt = _native.prompt
 render = _native.render
+classify = _native.classify
+perturb = _native.perturb
+resample = _native.resample
+report = _native.report
 
-__all__ = ["Task", "evaluate", "evaluate_batch", "evaluate_jsonl", "prompt", "render"]
+__all__ = ["Task", "evaluate", "evaluate_batch", "evaluate_jsonl", "prompt", "render", "classify", "perturb", "resample", "report"]

@@ -10,7 +10,7 @@ A *task* argument is a :class:`Task`, a dict (a task object, or a data-file row 
 """
 
 import os
-from typing import Any, Iterable, Mapping, Union
+from typing import Any, Iterable, Mapping, Sequence, Union
 
 Json = Any
 PathLike = Union[str, "os.PathLike[str]"]
@@ -57,3 +57,33 @@ def prompt(task: TaskLike, style: str = "nl") -> str:
 
 def render(task: TaskLike, code: Code | None = None) -> bytes:
     """The task, and the run of ``code`` if given, as PNG bytes (``gobo xlogo render``)."""
+
+def classify(task: TaskLike, code: Code | None = None) -> dict[str, Json]:
+    """A task's dimensions (XLogoMiniProg §5.4; ``gobo xlogo classify --json``, ``POST
+    /v1/xlogo/classify``, docs/xlogo.md §9): task type, constraints, concepts, code length and
+    grid size. The dimensions that need reference code (``code``, else the data row's
+    ``reference_code``) are ``None`` without it."""
+
+def perturb(
+    task: TaskLike, code: Code | None = None, *, subsets: Sequence[str] | None = None
+) -> list[dict[str, Json]]:
+    """The paper's three simplifications of a task (``gobo xlogo perturb --json``, docs/xlogo.md
+    §11): one dict per subset (``"T"``, ``"T_A"`` .. ``"T_ABC"``, or letters such as ``"AB"``;
+    default all eight) with the perturbed ``task``, what ``changed``, the turtle's move for C and
+    the reference code's verdict."""
+
+def resample(
+    rows: Iterable[Mapping[str, Any]], *, beta: float = 1.0, size: int | None = None, seed: int = 1
+) -> dict[str, Json]:
+    """Emulator-driven curriculum resampling (``gobo xlogo resample --json``, docs/xlogo.md §12)
+    over verdict rows (:func:`evaluate_batch`'s output): the weights, ``sample`` (the drawn rows'
+    ids, in draw order) and the share of failed rows drawn. A failed task weighs ``1 + beta`` times a passed one;
+    ``size`` draws (default: one per row), seeded."""
+
+def report(
+    rows: Iterable[Mapping[str, Any]], tasks: Iterable[Mapping[str, Any]] | None = None
+) -> dict[str, Json]:
+    """Success, format and no-crash rates of verdict rows, overall and per task dimension
+    (``gobo xlogo report --json``, docs/xlogo.md §10); ``tasks`` (data rows or batch inputs,
+    matched by ``id``) gives the per-dimension tables, and ``unreadable_tasks`` counts task rows
+    that could not be read."""

@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod blobs;
 pub mod draw;
+pub mod evidence;
 pub mod health;
 pub mod patches;
 pub mod projects;
@@ -60,6 +61,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/bugs/sites", post(repair::sites_handler))
         .route("/v1/signals/probe", post(repair::probe_handler))
         .route("/v1/verify", post(repair::verify_handler))
+        .route("/v1/hooks", post(evidence::hooks_handler))
+        .route("/v1/record", post(evidence::record_handler))
         .route("/v1/batch", post(batch::submit).get(batch::list))
         .route("/v1/batch/{id}", get(batch::status).delete(batch::delete))
         .route("/v1/batch/{id}/results", get(batch::results))

@@ -228,8 +228,8 @@ pub struct XlogoResampleRequest {
 
 /// Emulator-driven curriculum resampling (`docs/xlogo.md` §12).
 ///
-/// The document of `gobo xlogo resample --json`: the weights, the drawn row indices and ids,
-/// and the share of failed rows drawn.
+/// The document of `gobo xlogo resample --json`: the weights, `sample` (the drawn rows' ids,
+/// in draw order) and the share of failed rows drawn.
 #[utoipa::path(post, path = "/v1/xlogo/resample", tag = "xlogo", request_body = XlogoResampleRequest,
     responses((status = 200, description = "The draw", body = Object),
         (status = 422, description = "No rows, a bad beta, or too many draws", body = ErrorBody)))]
