@@ -107,14 +107,21 @@ def cli_batch(cli, args, rows, tmp):
     if out.exists():
         out.unlink()
     w, c = time.perf_counter(), cpu(children=True)
-    subprocess.run([str(cli), *args, "--batch", str(inp), "--out", str(out)], check=True,
-                   stderr=subprocess.DEVNULL)
+    # Exit 1 means some rows failed their task (the oracle's programs include wrong ones).
+    proc = subprocess.run([str(cli), *args, "--batch", str(inp), "--out", str(out)],
+                          stderr=subprocess.PIPE, text=True)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{cli} {' '.join(args)} --batch: exit {proc.returncode}: {proc.stderr}")
     return time.perf_counter() - w, cpu(children=True) - c
 
 
 def ray_run(rows_n, cpus, tmp):
     import ray  # noqa: F401  (fail early when Ray is missing)
-    sys.path.insert(0, str(REPO / "examples" / "python"))
+    examples = str(REPO / "examples" / "python")
+    sys.path.insert(0, examples)
+    # Ray's workers unpickle `ray_xlogo.evaluate` by module name: they need the folder too (a
+    # local cluster's workers inherit the driver's environment).
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [examples, os.environ.get("PYTHONPATH")]))
     import ray_xlogo
     rows, _ = xlogo_rows(rows_n)
     inp, out = tmp / "ray-in.jsonl", tmp / "ray-out"
