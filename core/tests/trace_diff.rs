@@ -56,7 +56,8 @@ fn first_divergence_names_frame_and_field() {
 fn restricting_signals_moves_the_first_divergence() {
     let a = trace(&[frame(0, 0, 0.0, "", 0), frame(1, 1, 10.0, "", 0), frame(2, 2, 20.0, "", 0)]);
     let b = trace(&[frame(0, 0, 0.0, "", 0), frame(1, 1, 12.5, "", 0), frame(2, 5, 20.0, "", 0)]);
-    let opts = DiffOptions { signals: vec![Signal::Vars], restrict_first: true, tolerance: 0.0 };
+    let opts =
+        DiffOptions { signals: vec![Signal::Vars], restrict_first: true, ..DiffOptions::default() };
     let r = diff_traces(&a, &b, &opts).unwrap();
     let first = r.first.unwrap();
     assert_eq!((first.frame, first.path.as_str()), (2, "globals.vars.score"));
@@ -141,4 +142,49 @@ fn signal_names_parse_and_reject_unknown_ones() {
         assert_eq!(s.name().parse::<Signal>().unwrap(), s);
     }
     assert!("pos".parse::<Signal>().unwrap_err().contains("unknown signal 'pos'"));
+}
+
+#[test]
+fn the_scratcheval_set_is_every_signal_but_says() {
+    let set = Signal::parse_list(&["scratcheval"]).unwrap();
+    assert_eq!(set.len(), 7);
+    assert!(!set.contains(&Signal::Says));
+    assert_eq!(set, Signal::SCRATCHEVAL);
+    // Sets expand in place; repeats count once.
+    let mixed = Signal::parse_list(&["says", "scratcheval", "vars"]).unwrap();
+    assert_eq!(mixed[0], Signal::Says);
+    assert_eq!(mixed.len(), 8);
+    assert!(Signal::parse_list(&["scratcheval", "nope"]).unwrap_err().contains("scratcheval"));
+    assert!(Signal::parse_list::<&str>(&[]).is_err());
+    // A difference only in `says` is no scratcheval drift, but is drift over all signals.
+    let says = |text: &str| {
+        frame(0, 0, 0.0, "", 0).replace(r#""says":[]"#, &format!(r#""says":["{text}"]"#))
+    };
+    let (a, b) = (trace(&[says("hi")]), trace(&[says("bye")]));
+    let opts = DiffOptions { signals: set, restrict_first: true, ..DiffOptions::default() };
+    let r = diff_traces(&a, &b, &opts).unwrap();
+    assert_eq!((r.drift, r.first.is_none()), (0.0, true));
+    assert!(diff_traces(&a, &b, &DiffOptions::default()).unwrap().drift > 0.0);
+}
+
+#[test]
+fn every_scores_checkpoints_every_n_frames_plus_the_last() {
+    // Frames 0..=12: score differs only at frame 5, x only at the last frame (12).
+    let a: Vec<String> = (0..=12).map(|f| frame(f, 0, 0.0, "", 0)).collect();
+    let mut b = a.clone();
+    b[5] = frame(5, 9, 0.0, "", 0);
+    b[12] = frame(12, 0, 7.0, "", 0);
+    let (a, b) = (trace(&a), trace(&b));
+    let opts = DiffOptions {
+        signals: vec![Signal::Vars, Signal::Pose],
+        every: 10,
+        ..DiffOptions::default()
+    };
+    let r = diff_traces(&a, &b, &opts).unwrap();
+    assert_eq!(r.checkpoints, 3, "frames 0, 10 and the last, 12");
+    assert_eq!(r.first.unwrap().frame, 5, "the first divergence still looks at every frame");
+    assert_eq!(r.signals[0].frames_differing, 0, "frame 5 is not a checkpoint");
+    assert_eq!((r.signals[1].frames_differing, r.signals[1].first_frame), (1, Some(12)));
+    let every = diff_traces(&a, &b, &DiffOptions { every: 0, ..opts }).unwrap();
+    assert_eq!(every.checkpoints, 13);
 }

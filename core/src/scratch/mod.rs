@@ -23,6 +23,7 @@ pub mod diff;
 pub mod forge;
 pub mod geom;
 pub mod image;
+pub mod lint;
 pub mod oracle;
 pub mod pen;
 pub mod planted;

@@ -15,9 +15,14 @@ pub struct DiffTraceArgs {
     /// Second trace.
     b: PathBuf,
     /// Comma-separated signals to score (vars, lists, pose, costume, visibility, backdrop,
-    /// broadcasts, says); the first divergence is then searched only in their fields.
+    /// broadcasts, says) or sets (all, scratcheval = all but says); the first divergence is
+    /// then searched only in their fields.
     #[arg(long, value_delimiter = ',')]
-    signals: Option<Vec<Signal>>,
+    signals: Option<Vec<String>>,
+    /// Score every N-th frame number plus the last checkpoint (SPEC §2.8 drift: 10); 0 scores
+    /// every frame.
+    #[arg(long, default_value_t = 0)]
+    every: u64,
     /// Numbers closer than this compare equal.
     #[arg(long, default_value_t = 0.0)]
     tolerance: f64,
@@ -39,9 +44,13 @@ pub fn run(args: DiffTraceArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut opts = DiffOptions { tolerance: args.tolerance, ..DiffOptions::default() };
-    if let Some(signals) = args.signals {
-        opts.signals = signals;
+    let mut opts =
+        DiffOptions { tolerance: args.tolerance, every: args.every, ..DiffOptions::default() };
+    if let Some(names) = args.signals {
+        match Signal::parse_list(&names) {
+            Ok(signals) => opts.signals = signals,
+            Err(e) => return crate::exit::bad_input("diff-trace", e),
+        }
         opts.restrict_first = true;
     }
     let report = match diff_traces(&a, &b, &opts) {

@@ -16,6 +16,7 @@ mod forge;
 mod hooks;
 mod json_out;
 mod json_patch;
+mod lint;
 mod observe;
 mod oracle;
 mod pack;
@@ -97,6 +98,8 @@ enum Command {
     Record(record::RecordArgs),
     /// Every hat script with its canonical trigger and the state it writes (docs/signals.md).
     Hooks(hooks::HooksArgs),
+    /// Binding and barrier findings of a project, or of a patch given its base (docs/lint.md).
+    Lint(lint::LintArgs),
 }
 
 fn main() -> ExitCode {
@@ -131,5 +134,6 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Record(args) => record::run(args),
         Command::Hooks(args) => hooks::run(args),
+        Command::Lint(args) => lint::run(args),
     }
 }

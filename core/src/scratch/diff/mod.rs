@@ -26,11 +26,19 @@ pub struct DiffOptions {
     pub restrict_first: bool,
     /// Two numbers closer than this are equal (0: exact).
     pub tolerance: f64,
+    /// Score only every `every`-th frame number (`f % every == 0`) plus the last checkpoint;
+    /// 0 or 1 scores every frame. The first divergence is searched in every frame regardless.
+    pub every: u64,
 }
 
 impl Default for DiffOptions {
     fn default() -> Self {
-        DiffOptions { signals: Signal::ALL.to_vec(), restrict_first: false, tolerance: 0.0 }
+        DiffOptions {
+            signals: Signal::ALL.to_vec(),
+            restrict_first: false,
+            tolerance: 0.0,
+            every: 0,
+        }
     }
 }
 
@@ -139,12 +147,17 @@ pub fn diff_traces(a: &str, b: &str, opts: &DiffOptions) -> Result<DiffReport, D
         }
     }
 
+    let last = frames.last().map(|(f, _, _)| *f);
+    let scored: Vec<_> = frames
+        .iter()
+        .filter(|(f, _, _)| opts.every <= 1 || f % opts.every == 0 || Some(*f) == last)
+        .collect();
     let mut scores = Vec::with_capacity(opts.signals.len());
     for &signal in &opts.signals {
         let mut sum = 0.0;
         let mut differing = 0;
         let mut first_frame = None;
-        for (f, fa, fb) in &frames {
+        for (f, fa, fb) in scored.iter().copied() {
             let d = match (fa, fb) {
                 (Some(x), Some(y)) => signal.discrepancy(x, y, opts.tolerance),
                 _ => 1.0,
@@ -155,7 +168,7 @@ pub fn diff_traces(a: &str, b: &str, opts: &DiffOptions) -> Result<DiffReport, D
             }
             sum += d;
         }
-        let discrepancy = if frames.is_empty() { 0.0 } else { sum / frames.len() as f64 };
+        let discrepancy = if scored.is_empty() { 0.0 } else { sum / scored.len() as f64 };
         scores.push(SignalScore { signal, discrepancy, frames_differing: differing, first_frame });
     }
     let drift = if scores.is_empty() {
@@ -166,7 +179,7 @@ pub fn diff_traces(a: &str, b: &str, opts: &DiffOptions) -> Result<DiffReport, D
     Ok(DiffReport {
         frames_a: ta.frames.len(),
         frames_b: tb.frames.len(),
-        checkpoints: frames.len(),
+        checkpoints: scored.len(),
         first,
         signals: scores,
         drift,

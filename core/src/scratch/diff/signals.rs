@@ -45,6 +45,50 @@ impl Signal {
         Signal::Says,
     ];
 
+    /// The `scratcheval` set (SPEC §2.8): the signals ScratchEval's semantic drift logs
+    /// (variables and lists, sprite pose, costume and visibility, the backdrop, broadcasts),
+    /// that is every signal but `says`.
+    pub const SCRATCHEVAL: [Signal; 7] = [
+        Signal::Vars,
+        Signal::Lists,
+        Signal::Pose,
+        Signal::Costume,
+        Signal::Visibility,
+        Signal::Backdrop,
+        Signal::Broadcasts,
+    ];
+
+    /// A named signal set: `all` or `scratcheval`.
+    pub fn set(name: &str) -> Option<&'static [Signal]> {
+        match name {
+            "all" => Some(&Signal::ALL),
+            "scratcheval" => Some(&Signal::SCRATCHEVAL),
+            _ => None,
+        }
+    }
+
+    /// Signal and set names (`vars`, `scratcheval`...) to signals: sets expanded, each signal
+    /// once, in first-mention order.
+    pub fn parse_list<S: AsRef<str>>(names: &[S]) -> Result<Vec<Signal>, String> {
+        let mut out: Vec<Signal> = Vec::new();
+        for name in names {
+            let name = name.as_ref().trim();
+            let found: Vec<Signal> = match Signal::set(name) {
+                Some(set) => set.to_vec(),
+                None => alloc::vec![name.parse::<Signal>()?],
+            };
+            for s in found {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(String::from("no signal named"));
+        }
+        Ok(out)
+    }
+
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -138,7 +182,10 @@ impl FromStr for Signal {
     fn from_str(s: &str) -> Result<Self, String> {
         Signal::ALL.into_iter().find(|sig| sig.name() == s).ok_or_else(|| {
             let names: Vec<&str> = Signal::ALL.iter().map(|s| s.name()).collect();
-            format!("unknown signal '{s}' (expected one of {})", names.join(", "))
+            format!(
+                "unknown signal '{s}' (expected one of {}, or a set: all, scratcheval)",
+                names.join(", ")
+            )
         })
     }
 }

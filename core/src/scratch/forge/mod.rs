@@ -9,7 +9,7 @@ pub mod inject;
 pub mod meta;
 pub mod sites;
 pub mod templates;
-mod walk;
+pub(crate) mod walk;
 
 pub use catalog::{Operator, Pattern};
 pub use hooks::{hooks, Hook};
