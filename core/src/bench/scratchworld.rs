@@ -260,7 +260,7 @@ pub enum Outcome {
     /// The project (or its suite) could not be judged: scored as a failure.
     Broken {
         /// Why.
-        reason: String,
+        error: String,
     },
     /// The task has no suite in this flavour: left out of the metrics.
     NoSuite,
@@ -455,7 +455,7 @@ mod tests {
             r("a", Category::Compute, Outcome::Judged { passed: 3, total: 3 }),
             r("b", Category::Compute, Outcome::Judged { passed: 1, total: 4 }),
             r("c", Category::Compute, Outcome::Missing),
-            r("d", Category::Compute, Outcome::Broken { reason: "zip".to_string() }),
+            r("d", Category::Compute, Outcome::Broken { error: "zip".to_string() }),
             r("e", Category::Create, Outcome::Judged { passed: 2, total: 2 }),
             r("f", Category::Create, Outcome::NoSuite),
             r("g", Category::Debug, Outcome::Judged { passed: 0, total: 0 }),
