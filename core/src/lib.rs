@@ -40,6 +40,7 @@
 
 extern crate alloc;
 
+pub mod bench;
 mod clamp;
 pub mod drawing;
 pub mod image;

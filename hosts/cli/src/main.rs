@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod act;
+mod bench;
 mod conform;
 mod convert;
 mod diff_trace;
@@ -90,6 +91,8 @@ enum Command {
     Oracle(oracle::OracleArgs),
     /// Inject one validated bug into a project, or a batch of projects (docs/bug-forge.md).
     Forge(forge::ForgeArgs),
+    /// Run a benchmark's tasks as gobo suites over a folder of agent outputs and print its metrics.
+    Bench(bench::BenchArgs),
     /// Probe a buggy project against its gold one: pass gap, mismatch, divergence, level (docs/signals.md).
     Probe(probe::ProbeArgs),
     /// Verify a candidate fix in stages: static, smoke run, full suite (docs/signals.md).
@@ -130,6 +133,7 @@ fn main() -> ExitCode {
         Command::Scenarios(args) => scenarios::run(args),
         Command::Oracle(args) => oracle::run(args),
         Command::Forge(args) => forge::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Probe(args) => probe::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Record(args) => record::run(args),
