@@ -17,7 +17,11 @@ use crate::convert::{error, input, to_py};
 use crate::scratch::project_files;
 
 /// A project argument loaded for the repair calls (Scratch 2 converted).
-pub(crate) fn loaded(py: Python<'_>, project: &Bound<'_, PyAny>, command: &str) -> PyResult<Loaded> {
+pub(crate) fn loaded(
+    py: Python<'_>,
+    project: &Bound<'_, PyAny>,
+    command: &str,
+) -> PyResult<Loaded> {
     let (name, files) = project_files(py, project, command)?;
     py.detach(|| Loaded::new(&files)).map_err(|e| error(py, command, format!("{name}: {e}")))
 }

@@ -65,7 +65,11 @@ pub struct Project {
     state: Arc<State>,
 }
 
-pub(crate) fn load_project(py: Python<'_>, source: &Bound<'_, PyAny>, command: &str) -> PyResult<Arc<State>> {
+pub(crate) fn load_project(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    command: &str,
+) -> PyResult<Arc<State>> {
     if let Ok(p) = source.cast::<Project>() {
         return Ok(p.get().state.clone());
     }
@@ -174,7 +178,11 @@ impl Project {
     }
 }
 
-pub(crate) fn scenario(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, command: &str) -> PyResult<Scenario> {
+pub(crate) fn scenario(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+    command: &str,
+) -> PyResult<Scenario> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(Scenario::green_flag()) };
     let (name, bytes) = input(obj, "scenario")?.read(py, command, "scenario")?;
     Scenario::parse(&bytes).map_err(|e| error(py, command, format!("{name}: {e}")))

@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use gobo_host::xlogo_rows::xlogo_row;
 use gobo::xlogo::prompt::{prompt as task_prompt, PromptStyle};
 use gobo::xlogo::render::render_image;
 use gobo::xlogo::{
@@ -14,6 +13,7 @@ use gobo::xlogo::{
 };
 use gobo_host::batch::{map_lines, map_rows, BatchOptions};
 use gobo_host::png::{encode_png, PixelFormat};
+use gobo_host::xlogo_rows::xlogo_row;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 use serde_json::Value;
@@ -66,7 +66,10 @@ fn load_task(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Arc<Loaded>> {
 /// Code as given: `str` is Python-style source, a dict the JSON AST (`{"run": [...]}`), a
 /// `pathlib.Path` a file (`.py` is Python-style, anything else the JSON AST), `bytes` the
 /// JSON AST text.
-pub(crate) fn parse_code(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Result<Program, CodeError>> {
+pub(crate) fn parse_code(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<Result<Program, CodeError>> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(python::parse(s.to_str()?.as_bytes()));
     }
