@@ -418,25 +418,23 @@ fn test<'py>(
     to_py(py, &judged.report.to_json())
 }
 
-/// Compares two traces (`gobo diff-trace A B --json`).
+/// Compares two traces (`gobo diff-trace A B --json`). `signals` are signal names or the sets
+/// `all` and `scratcheval`; `every` scores every N-th frame plus the last (0: every frame).
 #[pyfunction]
-#[pyo3(signature = (a, b, *, signals=None, tolerance=0.0))]
+#[pyo3(signature = (a, b, *, signals=None, tolerance=0.0, every=0))]
 fn diff_trace<'py>(
     py: Python<'py>,
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
     signals: Option<Vec<String>>,
     tolerance: f64,
+    every: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let a = trace_text(py, a, "a", "diff-trace")?;
     let b = trace_text(py, b, "b", "diff-trace")?;
-    let mut opts = DiffOptions { tolerance, ..DiffOptions::default() };
+    let mut opts = DiffOptions { tolerance, every, ..DiffOptions::default() };
     if let Some(names) = signals {
-        opts.signals = names
-            .iter()
-            .map(|n| n.parse::<Signal>())
-            .collect::<Result<_, _>>()
-            .map_err(|e| error(py, "diff-trace", e))?;
+        opts.signals = Signal::parse_list(&names).map_err(|e| error(py, "diff-trace", e))?;
         opts.restrict_first = true;
     }
     let report =

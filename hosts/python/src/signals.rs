@@ -1,14 +1,18 @@
-//! `gobo.scratch.probe`, `verify`, `hooks` and `record`: the repair loop's runtime signals,
-//! staged verification, trigger hooks and visual evidence (`gobo probe|verify|hooks|record
-//! --json`; `POST /v1/signals/probe`, `/v1/verify`, `/v1/hooks`, `/v1/record`). The calls are
-//! `gobo_host::repair`'s, `gobo_host::evidence`'s and the core's, with the GIL released; the
-//! dicts are the CLI's JSON.
+//! `gobo.scratch.probe`, `verify`, `hooks`, `record`, `lint` and `suite_check`: the repair
+//! loop's runtime signals, staged verification, trigger hooks, visual evidence, binding and
+//! barrier lints, and suite adequacy (`gobo probe|verify|hooks|record|lint|suite-check --json`;
+//! `POST /v1/signals/probe`, `/v1/verify`, `/v1/hooks`, `/v1/record`, `/v1/lint`,
+//! `/v1/suites/check`). The calls are `gobo_host::repair`'s, `gobo_host::evidence`'s,
+//! `gobo_host::judge`'s and the core's, with the GIL released; the dicts are the CLI's JSON.
 
 use gobo::scratch::forge::hooks as script_hooks;
+use gobo::scratch::lint::lint as lint_project;
 use gobo::scratch::signals::{ProbeConfig, VerifyConfig};
 use gobo_host::cost::{Stopwatch, Timed};
 use gobo_host::evidence::{record as record_run, RecordParams};
+use gobo_host::judge::{check_suite, parse_seeds, NamedProject};
 use gobo_host::repair;
+use gobo_host::sb3::ProjectFiles;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use serde_json::Value;
@@ -137,11 +141,92 @@ fn record<'py>(
     Ok(out)
 }
 
+/// Binding and barrier findings (`gobo lint --json`, docs/lint.md): `{findings: [{code,
+/// severity, target, block, message}], errors, warnings, patch_rules}`; with `base` (the project
+/// before a patch) the patch's rules run too.
+#[pyfunction]
+#[pyo3(signature = (project, *, base=None))]
+fn lint<'py>(
+    py: Python<'py>,
+    project: &Bound<'py, PyAny>,
+    base: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    const CMD: &str = "lint";
+    let project = loaded(py, project, CMD)?;
+    let base = match base.filter(|b| !b.is_none()) {
+        Some(b) => Some(loaded(py, b, CMD)?),
+        None => None,
+    };
+    let report = py.detach(|| {
+        serde_json::to_value(lint_project(&project.project, base.as_ref().map(|b| &b.project)))
+    });
+    to_py(py, &report.map_err(|e| error(py, CMD, e))?)
+}
+
+/// Suite adequacy (`gobo suite-check --json`, docs/test-suite.md "Adequacy"): whether `suite`
+/// passes every program of `passing` and fails every program of `failing` on every seed, and
+/// which cases separate them. `seeds` is `R` (1..R), `"A..B"` or a list (default: once, under
+/// the suite's seed). Programs are named by their path as given, else `pass[i]` / `fail[i]`.
+#[pyfunction]
+#[pyo3(signature = (suite, passing, failing, *, seeds=None))]
+fn suite_check<'py>(
+    py: Python<'py>,
+    suite: &Bound<'py, PyAny>,
+    passing: Vec<Bound<'py, PyAny>>,
+    failing: Vec<Bound<'py, PyAny>>,
+    seeds: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    const CMD: &str = "suite-check";
+    let suite = self::suite(py, suite, CMD)?.to_string();
+    let seeds = match seeds.filter(|s| !s.is_none()) {
+        None => None,
+        Some(s) => Some(match s.extract::<Vec<u64>>() {
+            Ok(list) => list,
+            Err(_) => {
+                let text = s.str()?.to_string();
+                parse_seeds(&text).map_err(|e| error(py, CMD, e))?
+            }
+        }),
+    };
+    let files =
+        |list: &[Bound<'py, PyAny>], field: &str| -> PyResult<Vec<(String, ProjectFiles)>> {
+            list.iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let (name, files) = project_files(py, p, CMD)?;
+                    let name = if name == "project" { format!("{field}[{i}]") } else { name };
+                    Ok((name, files))
+                })
+                .collect()
+        };
+    let golds = files(&passing, "pass")?;
+    let negatives = files(&failing, "fail")?;
+    let done = py.detach(|| {
+        let (adequacy, warnings) =
+            check_suite(&suite, &named(&golds), &named(&negatives), seeds.as_deref(), None)
+                .map_err(|e| format!("{}: {}", e.program, e.error))?;
+        let mut doc = serde_json::to_value(&adequacy).map_err(|e| e.to_string())?;
+        let warnings: Vec<Value> = warnings
+            .iter()
+            .map(|(program, w)| serde_json::json!({"program": program, "warning": w}))
+            .collect();
+        doc["warnings"] = Value::Array(warnings);
+        Ok::<Value, String>(doc)
+    });
+    to_py(py, &done.map_err(|e| error(py, CMD, e))?)
+}
+
+fn named(ps: &[(String, ProjectFiles)]) -> Vec<NamedProject<'_>> {
+    ps.iter().map(|(name, files)| NamedProject { name, files }).collect()
+}
+
 /// Registers the functions in `gobo._gobo.scratch`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(probe, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(hooks, m)?)?;
     m.add_function(wrap_pyfunction!(record, m)?)?;
+    m.add_function(wrap_pyfunction!(lint, m)?)?;
+    m.add_function(wrap_pyfunction!(suite_check, m)?)?;
     Ok(())
 }

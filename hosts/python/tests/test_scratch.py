@@ -153,6 +153,9 @@ def test_diff_trace_agrees_with_the_cli(cli, tmp_path):
     want = cli.json("diff-trace", a, b, "--json", "--signals", "vars,says", "--tolerance", "0.5", check=None)
     assert gobo.scratch.diff_trace(a, b, signals=["vars", "says"], tolerance=0.5) == want
     assert gobo.scratch.diff_trace(ta, ta)["identical"] is True
+    want = cli.json("diff-trace", a, b, "--json", "--signals", "scratcheval", "--every", "10", check=None)
+    assert gobo.scratch.diff_trace(a, b, signals=["scratcheval"], every=10) == want
+    assert "says" not in want["signals"] and "vars" in want["signals"]
     with pytest.raises(gobo.GoboError, match="unknown signal"):
         gobo.scratch.diff_trace(a, b, signals=["smell"])
 

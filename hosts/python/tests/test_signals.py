@@ -1,6 +1,6 @@
-"""gobo.scratch.probe, verify, hooks and record, and gobo.xlogo.classify, perturb, resample and
+"""gobo.scratch.probe, verify, hooks, record, lint and suite_check, and gobo.xlogo.classify, perturb, resample and
 report, against the CLI (`gobo probe|verify|hooks|record`, `gobo xlogo
-classify|perturb|resample|report`) on the same inputs: the same documents (wall/CPU ``time``
+classify|perturb|resample|report`, `gobo lint`, `gobo suite-check`) on the same inputs: the same documents (wall/CPU ``time``
 aside) and the same picture bytes."""
 
 import json
@@ -126,3 +126,25 @@ def test_xlogo_analyses_are_the_clis(cli, tmp_path):
         gobo.xlogo.resample(verdicts, beta=-1)
     with pytest.raises(gobo.GoboError, match="subset"):
         gobo.xlogo.perturb(tasks[0], subsets=["Z"])
+
+
+LINT = REPO / "hosts" / "cli" / "tests" / "fixtures" / "lint"
+CHECK = REPO / "tests-support" / "suite-check" / "clicker"
+
+
+def test_lint_and_suite_check_are_the_clis(cli):
+    clean = gobo.scratch.lint(LINT / "base.json")
+    assert clean == cli.json("lint", LINT / "base.json", "--json") and clean["findings"] == []
+    patched = gobo.scratch.lint(LINT / "patched.json", base=LINT / "base.json")
+    want = cli.json("lint", LINT / "patched.json", "--base", LINT / "base.json", "--json", check=1)
+    assert patched == want and patched["findings"]
+
+    golds, negs = [str(CLICKER)], [str(CHECK / "double"), str(CHECK / "late-level")]
+    got = gobo.scratch.suite_check(CHECK / "suite.json", golds, negs, seeds="1..2")
+    want = cli.json("suite-check", CHECK / "suite.json", "--pass", *golds, "--fail", *negs,
+                    "--seeds", "1..2", "--json")
+    assert got.pop("warnings") == [] and got == want and got["adequate"] is True
+    missed = gobo.scratch.suite_check(CHECK / "suite.json", golds, [str(CHECK / "stays-small")], seeds=[1])
+    assert missed["adequate"] is False and missed["negatives"][0]["caught"] is False
+    with pytest.raises(gobo.GoboError):
+        gobo.scratch.suite_check(b"not json", golds, negs)

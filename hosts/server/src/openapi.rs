@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use utoipa::OpenApi;
 
 use crate::routes::{
-    batch, blobs, draw, evidence, health, patches, projects, repair, scratch, scratchworld,
+    batch, blobs, checks, draw, evidence, health, patches, projects, repair, scratch, scratchworld,
     sessions, traces, xlogo,
 };
 
@@ -26,7 +26,8 @@ use crate::routes::{
         patches::session_patch,
         repair::scenarios_handler, repair::oracle_handler, repair::inject_handler,
         repair::sites_handler, repair::probe_handler, repair::verify_handler,
-        evidence::hooks_handler, evidence::record_handler,
+        evidence::hooks_handler, evidence::record_handler, checks::lint_handler,
+        checks::suite_check_handler,
         batch::submit, batch::list, batch::status, batch::delete, batch::results,
         sessions::create, sessions::list, sessions::info, sessions::observation, sessions::act,
         sessions::run, sessions::stage, sessions::gold, sessions::log, sessions::project, sessions::evaluate, sessions::fork,

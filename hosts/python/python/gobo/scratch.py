@@ -26,5 +26,7 @@ probe = _native.probe
 verify = _native.verify
 hooks = _native.hooks
 record = _native.record
+lint = _native.lint
+suite_check = _native.suite_check
 
-__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace", "validate", "observe", "Session", "patch", "invert", "diff", "edit_distance", "scenarios", "oracle", "forge", "bug_sites", "probe", "verify", "hooks", "record"]
+__all__ = ["Project", "run", "render", "render_frames", "test", "diff_trace", "validate", "observe", "Session", "patch", "invert", "diff", "edit_distance", "scenarios", "oracle", "forge", "bug_sites", "probe", "verify", "hooks", "record", "lint", "suite_check"]

@@ -120,11 +120,14 @@ def diff_trace(
     *,
     signals: Sequence[str] | None = None,
     tolerance: float = 0.0,
+    every: int = 0,
 ) -> dict[str, Json]:
     """Compares two traces (``gobo diff-trace A B --json``, docs/trace-diff.md): ``{identical,
     frames_a, frames_b, checkpoints, first_divergence, signals, drift}``. ``signals`` restricts
     scoring and the first-divergence search to some of vars, lists, pose, costume, visibility,
-    backdrop, broadcasts, says."""
+    backdrop, broadcasts, says, or the sets ``all`` and ``scratcheval`` (all but says);
+    ``every`` scores every N-th frame plus the last (SPEC §2.8 drift: 10; 0 scores every
+    frame)."""
 
 def validate(project: ProjectLike, *, assets: bool = True) -> dict[str, Json]:
     """Structural validation (``gobo validate --json``, codes in docs/patches.md): ``{valid,
@@ -342,3 +345,23 @@ def record(
     ``every`` frames, the contact sheet and the animated PNG (``clip.png``). With ``gold``, gold
     is on the left of every picture. ``frames`` and ``seed`` default to the scenario's, else 300
     and 1; the same arguments give the same bytes."""
+
+def lint(project: ProjectLike, *, base: ProjectLike | None = None) -> dict[str, Json]:
+    """Binding and barrier findings (``gobo lint --json``, ``POST /v1/lint``, docs/lint.md):
+    ``{findings: [{code, severity, target, block, message}], errors, warnings, patch_rules}``.
+    With ``base``, the project before a patch, the patch's rules (``binding.partial_rebind``,
+    ``barrier.*``) run too."""
+
+def suite_check(
+    suite: Source,
+    passing: Sequence[ProjectLike],
+    failing: Sequence[ProjectLike],
+    *,
+    seeds: int | str | Sequence[int] | None = None,
+) -> dict[str, Json]:
+    """Suite adequacy (``gobo suite-check --json``, ``POST /v1/suites/check``,
+    docs/test-suite.md "Adequacy"): ``adequate``; per case whether it passes every gold and
+    which negatives it catches; per gold its failures; per negative whether and by which cases
+    it is caught; ``warnings``. ``seeds`` is ``R`` (1..R), ``"A..B"`` or a list (default: once,
+    under the suite's seed). Programs given as paths are named by them, others ``pass[i]`` and
+    ``fail[i]``. A suite that does not fit a program raises :class:`gobo.GoboError`."""

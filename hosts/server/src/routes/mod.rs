@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod blobs;
+pub mod checks;
 pub mod draw;
 pub mod evidence;
 pub mod health;
@@ -62,6 +63,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/signals/probe", post(repair::probe_handler))
         .route("/v1/verify", post(repair::verify_handler))
         .route("/v1/hooks", post(evidence::hooks_handler))
+        .route("/v1/lint", post(checks::lint_handler))
+        .route("/v1/suites/check", post(checks::suite_check_handler))
         .route("/v1/record", post(evidence::record_handler))
         .route("/v1/batch", post(batch::submit).get(batch::list))
         .route("/v1/batch/{id}", get(batch::status).delete(batch::delete))
