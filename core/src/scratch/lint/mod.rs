@@ -80,15 +80,10 @@ impl Serialize for Code {
     }
 }
 
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The program does not do what its blocks show (a reference that does not resolve).
-    Error,
-    /// Likely wrong; the program runs as written.
-    Warning,
-}
+/// How bad a finding is: `Error` when the program does not do what its blocks show (a
+/// reference that does not resolve), `Warning` when it is likely wrong but runs as written.
+/// The validator's severity, so both kinds of finding sort and serialize alike.
+pub use crate::scratch::project::validate::Severity;
 
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

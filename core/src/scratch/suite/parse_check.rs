@@ -196,9 +196,9 @@ fn since(o: &mut Obj<'_>) -> Result<Option<Since>> {
     }
 }
 
-/// The number matcher written on the check itself (`equals`, `tolerance`, `min`, `max`).
-fn inline_num(o: &mut Obj<'_>) -> Result<NumMatch> {
-    let m = NumMatch {
+/// The fields `equals`, `tolerance`, `min` and `max` of an object, none required.
+fn num_fields(o: &mut Obj<'_>) -> Result<NumMatch> {
+    Ok(NumMatch {
         equals: o.num("equals")?,
         tolerance: match o.get("tolerance") {
             None => 0.0,
@@ -206,7 +206,12 @@ fn inline_num(o: &mut Obj<'_>) -> Result<NumMatch> {
         },
         min: o.num("min")?,
         max: o.num("max")?,
-    };
+    })
+}
+
+/// The number matcher written on the check itself (`equals`, `tolerance`, `min`, `max`).
+fn inline_num(o: &mut Obj<'_>) -> Result<NumMatch> {
+    let m = num_fields(o)?;
     if m.equals.is_none() && m.min.is_none() && m.max.is_none() {
         return Err(SuiteError::new(&o.path_of("min"), SuiteErrorKind::Missing));
     }
@@ -274,15 +279,7 @@ pub(crate) fn num_match(v: &Json, path: &str) -> Result<NumMatch> {
     }
     let mut o =
         Obj::new(v, path).map_err(|_| wrong(path, "a number or {equals, tolerance, min, max}"))?;
-    let m = NumMatch {
-        equals: o.num("equals")?,
-        tolerance: match o.get("tolerance") {
-            None => 0.0,
-            Some(t) => non_negative(t, &o.path_of("tolerance"))?,
-        },
-        min: o.num("min")?,
-        max: o.num("max")?,
-    };
+    let m = num_fields(&mut o)?;
     if m.equals.is_none() && m.min.is_none() && m.max.is_none() {
         return Err(SuiteError::new(
             path,
