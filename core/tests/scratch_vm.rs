@@ -3,9 +3,9 @@
 //! touch the Rust stack, and block families behave as scratch-vm's on small projects written
 //! here.
 
-use gobo::scratch::compile::{compile, CompileError};
+use gobo::scratch::compile::compile;
 use gobo::scratch::image::{Image, IMAGE_VERSION};
-use gobo::scratch::project::load;
+use gobo::scratch::project::{load, LoadError, MAX_NESTING};
 use gobo::scratch::scenario::Scenario;
 use gobo::scratch::trace::run_frames;
 use gobo::scratch::vm::{Config, Input, Vm, VmError};
@@ -121,9 +121,13 @@ fn reporter_nesting_beyond_the_limit_is_a_typed_error() {
         ));
     }
     blocks.push('}');
-    let project = load(&sprite_project(&blocks, "{}", "{}")).expect("load");
-    match compile(&project) {
-        Err(CompileError::TooDeep { target, .. }) => assert_eq!(target, "S"),
+    // The loader refuses it before anything walks the chain: nesting is limited to
+    // `MAX_NESTING` inputs (docs/scratch-project.md); the first block past the limit is named.
+    match load(&sprite_project(&blocks, "{}", "{}")) {
+        Err(LoadError::TooDeep { path, id, limit }) => {
+            assert_eq!((path.as_str(), limit), ("targets[1].blocks", MAX_NESTING));
+            assert_eq!(id, format!("j{MAX_NESTING}"));
+        }
         other => panic!("expected TooDeep, got {other:?}"),
     }
 }
