@@ -74,7 +74,8 @@ fn malformed_suites_name_the_path() {
         (with_steps(r#"{"wait": {"hours": 1}}"#), "tests[0].steps[1].wait", Want::UnknownKind),
         (with_steps(r#"{"wait": {"until": {"running": false}, "timeout": 1e9}}"#), "tests[0].steps[1].wait.timeout", Want::BadValue),
         (with_steps(r#"{"expect": {}}"#), "tests[0].steps[1].expect", Want::UnknownKind),
-        (with_steps(r#"{"expect": {"sprite": "Cat"}}"#), "tests[0].steps[1].expect.x", Want::UnknownKind),
+        // A sprite check with nothing to compare says so (and points at exists).
+        (with_steps(r#"{"expect": {"sprite": "Cat"}}"#), "tests[0].steps[1].expect.sprite", Want::BadValue),
         (with_steps(r#"{"expect": {"sprite": "Cat", "x": "far"}}"#), "tests[0].steps[1].expect.x", Want::WrongType),
         (with_steps(r#"{"expect": {"sprite": "Cat", "x": {"min": 5, "max": 1}}}"#), "tests[0].steps[1].expect.x.max", Want::BadValue),
         (with_steps(r#"{"expect": {"sprite": "Cat", "x": 1, "colour": "red"}}"#), "tests[0].steps[1].expect.colour", Want::UnknownField),

@@ -1,18 +1,27 @@
 //! The suite-format features of issue 20 (`docs/test-suite.md`: `changed … by`, inclusive
-//! `since`, `count_of`, `ever`, `always`, `fraction`, `exists` and `"missing": "fail"`) on a project written for them, run on the
-//! live VM. One test per suite file under `fixtures/suite-features/walker/`: every case named
+//! `since`, `count_of`, `ever`, `always`, `fraction`, `exists` and `"missing": "fail"`,
+//! `series`, `value`, `sequence`, distance, clone and stage probes, `repeat`, inputs `onto` a
+//! sprite, checks before the first frame) on projects written for them, run on the live VM.
+//! One test per suite file under `fixtures/suite-features/<project>/`: every case named
 //! `pass: …` must pass and every case named `fail: …` must fail, with a reason holding the
 //! words listed for it here.
 //!
-//! The project: the green flag puts Walker at x 0, then moves it 10 steps right (one per frame)
+//! `walker`: the green flag puts Walker at x 0, then moves it 10 steps right (one per frame)
 //! and 10 steps back; clicking Walker adds 1 to `score`. Target sits at x 100.
+//! `spawner`: the green flag makes Seed create a clone and step 10 right, three times (each
+//! clone jumps 50 up, rises 10 a frame five times and deletes itself); the stage raises its
+//! brightness effect from 0 by 10 five times; Pointer follows the mouse pointer.
 
 use std::path::{Path, PathBuf};
 
 use gobo::scratch::suite::{load_suite, run_suite, CaseVerdict, VmSubject};
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/suite-features/walker")
+    project_dir("walker")
+}
+
+fn project_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/suite-features").join(name)
 }
 
 fn read(p: &Path) -> String {
@@ -20,8 +29,10 @@ fn read(p: &Path) -> String {
 }
 
 fn run(suite_file: &str) -> Vec<CaseVerdict> {
-    let project = read(&dir().join("project.json"));
-    let (suite, facts) = load_suite(&read(&dir().join(suite_file)), &project)
+    let (name, file) = suite_file.split_once('/').unwrap_or(("walker", suite_file));
+    let dir = project_dir(name);
+    let project = read(&dir.join("project.json"));
+    let (suite, facts) = load_suite(&read(&dir.join(file)), &project)
         .unwrap_or_else(|e| panic!("{suite_file}: {e}"));
     let loaded = gobo::scratch::project::load(project.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
     let img = gobo::scratch::compile::compile(&loaded).unwrap_or_else(|e| panic!("{e}"));
@@ -97,4 +108,77 @@ fn missing_is_an_error_by_default() {
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(err.contains("tests[5].steps[2].expect.variable: unknown variable 'lives'"), "{err}");
+}
+
+#[test]
+fn series_values_and_sequences() {
+    check(
+        "series.json",
+        &[
+            ("fail: steps of at most 5", "its largest step was 10 in 30 frames"),
+            ("fail: two peaks", "it peaked 1 times"),
+            (
+                "fail: changes at least a second apart",
+                "the shortest gap between its 19 changes was 0.0333 s",
+            ),
+            ("fail: stays within 30 of Target", "it did not hold at 0 s"),
+            (
+                "fail: 100 then 80 on consecutive frames",
+                "at most 1 held in a row; [Walker to have x 80] never followed",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn inputs_repeats_and_the_first_frame() {
+    check(
+        "inputs.json",
+        &[
+            (
+                "fail: the repeat runs out of rounds",
+                "step 3: expected variable score to be at least 100 within 3 rounds",
+            ),
+            (
+                "fail: a wait cut off by the case's budget",
+                "the case ran out of its 1 s budget while waiting for variable score to be 5",
+            ),
+            ("fail: at least three backdrops", "expected at least 3 backdrops at 0 s; it has 1"),
+            ("fail: Walker was at x 50 at the mark", "at 0.3 s: Walker: x is 100"),
+            ("fail: Walker wears a costume named like on", "Walker: costume is 'c1'"),
+        ],
+    );
+}
+
+#[test]
+fn clones_and_the_stage() {
+    check(
+        "spawner/clones-stage.json",
+        &[
+            ("fail: five clones created", "it is 3"),
+            ("fail: the stage brightens to 60", "it is 50"),
+        ],
+    );
+}
+
+/// A sprite check or probe with nothing to compare is an error that says so; "Stage" is a
+/// sprite only for its effects and backdrop.
+#[test]
+fn a_sprite_check_without_a_property_says_so() {
+    let project = read(&dir().join("project.json"));
+    let load = |check: &str| {
+        let text = format!(r#"{{"tests": [{{"name": "a", "steps": [{{"expect": {check}}}]}}]}}"#);
+        load_suite(&text, &project).err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    let e = load(r#"{"sprite": "Walker"}"#);
+    assert!(e.contains("tests[0].steps[0].expect.sprite: a sprite check needs a property"), "{e}");
+    assert!(e.contains(r#"write {"exists": {"sprite": ...}}"#), "{e}");
+    let e = load(r#"{"extent": {"sprite": "Walker"}, "min": 0}"#);
+    assert!(e.contains("expect.extent.property: a sprite probe needs a property"), "{e}");
+    let e = load(
+        r#"{"series": {"sprite": "Walker", "property": "position"}, "measure": "peaks", "max": 1}"#,
+    );
+    assert!(e.contains("reversals, peaks, range, above_min and below_max need a number"), "{e}");
+    let e = load(r#"{"value": {"sprite": "Stage", "property": "x"}, "equals": 0}"#);
+    assert!(e.contains("unknown sprite 'Stage'"), "{e}");
 }

@@ -162,7 +162,7 @@ pub fn prepare(
                 let instant = match &s.kind {
                     StepKind::Do(Input::KeyPress { .. }) => false,
                     StepKind::Do(_) | StepKind::Mark(_) => true,
-                    StepKind::Wait(_) | StepKind::Expect(_) => false,
+                    StepKind::Wait(_) | StepKind::Expect(_) | StepKind::Repeat { .. } => false,
                 };
                 s.at.filter(|_| instant).map(|a| a.frames(suite.fps))
             })

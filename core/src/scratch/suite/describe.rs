@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::model::{
-    Check, CloneSel, CostumeRef, Existence, NumMatch, Order, Probe, Prop, SayKind, TextMatch,
-    TextMode, ValueMatch,
+    Check, CloneSel, CostumeRef, Existence, NumMatch, Order, Place, Probe, Prop, SayKind,
+    TextMatch, TextMode, Track, ValueMatch,
 };
 use crate::scratch::value::number::js_number_to_string;
 use crate::scratch::value::Value;
@@ -129,7 +129,21 @@ pub(crate) fn instances(name: &str, sel: CloneSel) -> String {
 
 pub(crate) fn probe(p: &Probe) -> String {
     match p {
-        Probe::Sprite { sprite, prop: pr } => format!("{}'s {}", sprite.resolved, prop(*pr)),
+        Probe::Sprite { sprite, prop: pr, clone: 0 } => {
+            format!("{}'s {}", sprite.resolved, prop(*pr))
+        }
+        Probe::Sprite { sprite, prop: pr, clone } => {
+            format!("{} clone {clone}'s {}", sprite.resolved, prop(*pr))
+        }
+        Probe::Distance { sprite, to: Place::Sprite(b) } => {
+            format!("the distance from {} to {}", sprite.resolved, b.resolved)
+        }
+        Probe::Distance { sprite, to: Place::Point(x, y) } => {
+            format!("the distance from {} to ({}, {})", sprite.resolved, num(*x), num(*y))
+        }
+        Probe::StageEffect(e) => format!("the stage's {} effect", e.name()),
+        Probe::ClonesCreated(s) => format!("the number of {} clones created", s.resolved),
+        Probe::ClonesDeleted(s) => format!("the number of {} clones deleted", s.resolved),
         Probe::Variable { name, .. } => format!("variable {name}"),
         Probe::ListLength { name, .. } => format!("the length of list {name}"),
         Probe::Backdrop => String::from("the backdrop number"),
@@ -171,6 +185,9 @@ pub(crate) fn check(c: &Check) -> String {
             }
             if let Some(c) = &expect.costume {
                 has.push(format!("costume {}", costume(c)));
+            }
+            if let Some(t) = &expect.costume_name {
+                has.push(format!("a costume named {}", text_match(t)));
             }
             let mut parts = Vec::new();
             if !has.is_empty() {
@@ -256,6 +273,10 @@ pub(crate) fn check(c: &Check) -> String {
             opcode.as_deref().unwrap_or("(any)"),
             sprite.as_ref().map_or("the project", |s| s.resolved.as_str())
         ),
+        Check::CostumeCount { sprite, count } => match sprite {
+            Some(s) => format!("{} costumes in {}", num_match(count), s.resolved),
+            None => format!("{} backdrops", num_match(count)),
+        },
         Check::Ever { check: c, .. } => format!("at some frame: {}", check(c)),
         Check::Always { check: c, .. } => format!("at every frame: {}", check(c)),
         Check::Fraction { check: c, ratio, .. } => {
@@ -264,6 +285,22 @@ pub(crate) fn check(c: &Check) -> String {
         Check::CountOf { checks, count } => {
             let t: Vec<String> = checks.iter().map(check).collect();
             format!("{} of {} to hold: {}", num_match(count), checks.len(), t.join("; "))
+        }
+        Check::Value { probe: p, expect } => format!("{} to be {}", probe(p), num_match(expect)),
+        Check::Series { track, measure, expect, .. } => {
+            let what = match track {
+                Track::Number(p) => probe(p),
+                Track::Position { sprite, clone: 0 } => format!("{}'s position", sprite.resolved),
+                Track::Position { sprite, clone } => {
+                    format!("{} clone {clone}'s position", sprite.resolved)
+                }
+            };
+            format!("{what} to have {} {}", measure.name(), num_match(expect))
+        }
+        Check::AtMark { mark, check: c } => format!("at mark '{mark}': {}", check(c)),
+        Check::Sequence { checks, .. } => {
+            let t: Vec<String> = checks.iter().map(check).collect();
+            format!("on consecutive frames: {}", t.join(", then "))
         }
         Check::Exists(Existence::Sprite(s)) => format!("sprite {} to exist", s.names.join(" / ")),
         Check::Exists(Existence::Variable { name, list, .. }) => {

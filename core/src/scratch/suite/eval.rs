@@ -9,8 +9,8 @@ use alloc::vec::Vec;
 use super::describe::{self as d, num, secs};
 use super::facts::ProjectFacts;
 use super::model::{
-    Check, CloneSel, CostumeRef, Existence, ListExpect, NumMatch, Order, Probe, Prop, SayKind,
-    Since, SpriteExpect, SpriteRef, TextMatch, TextMode, ValueMatch,
+    Check, CloneSel, CostumeRef, Existence, ListExpect, NumMatch, Order, Place, Probe, Prop,
+    SayKind, Since, SpriteExpect, SpriteRef, TextMatch, TextMode, ValueMatch,
 };
 use super::observe::{Snapshot, SpriteObs};
 use crate::scratch::value::cast::{compare, js_number, to_number, with_str};
@@ -20,6 +20,8 @@ use crate::scratch::value::Value;
 pub(crate) struct View<'a> {
     /// Frames observed so far; the last one is "now".
     pub history: &'a [Snapshot],
+    /// The state before the first frame, when known: "now" until a frame has run.
+    pub before: Option<&'a Snapshot>,
     pub fps: u32,
     /// Marks: name → number of frames observed when it was set.
     pub marks: &'a [(String, usize)],
@@ -83,7 +85,7 @@ impl ValueMatch {
 
 impl<'a> View<'a> {
     fn now(&self) -> Option<&'a Snapshot> {
-        self.history.last()
+        self.history.last().or(self.before)
     }
 
     fn mark_index(&self, since: &Option<Since>) -> usize {
@@ -131,6 +133,38 @@ impl<'a> View<'a> {
                 outcome(count.test(f64::from(n)), format!("it has {n}"))
             }
             Check::Exists(e) => self.exists(e),
+            Check::CostumeCount { sprite, count } => {
+                let t = match sprite {
+                    Some(r) => self.facts.sprite(&r.resolved),
+                    None => self.facts.stage(),
+                };
+                let n = t.map_or(0, |t| t.costumes.len());
+                outcome(count.test(n as f64), format!("it has {n}"))
+            }
+            Check::Value { probe: p, expect } => match self.now() {
+                None => outcome(false, String::from("no frame has run yet")),
+                Some(now) => match probe(now, p) {
+                    Some(v) => {
+                        let n = to_number(&v);
+                        outcome(expect.test(n), format!("it is {}", num(n)))
+                    }
+                    None => outcome(false, String::from("it was not observed")),
+                },
+            },
+            Check::Series { track, measure, expect, since } => {
+                super::series::judge(self.window(since), self.fps, track, *measure, expect)
+            }
+            Check::Sequence { checks, since } => self.sequence(checks, since),
+            Check::AtMark { mark, check } => {
+                let n = self.marks.iter().rev().find(|(m, _)| m == mark).map_or(0, |(_, i)| *i);
+                let history = &self.history[..n.min(self.history.len())];
+                let o = View { history, window_start: 0, ..*self }.eval(check);
+                let at = history
+                    .last()
+                    .map_or_else(|| String::from("the start"), |s| self.frame_time(s));
+                let observed = if o.ok { o.observed } else { format!("at {at}: {}", o.observed) };
+                outcome(o.ok, observed)
+            }
             Check::Not(inner) => {
                 let o = self.eval(inner);
                 outcome(!o.ok, o.observed)
@@ -500,6 +534,30 @@ impl<'a> View<'a> {
         outcome(ok, format!("it ranged from {} to {}", num(lo), num(hi)))
     }
 
+    fn sequence(&self, checks: &[Check], since: &Option<Since>) -> Outcome {
+        let start = self.mark_index(since).min(self.history.len());
+        let n = self.history.len();
+        let mut best = 0;
+        for i in start..n {
+            let k = checks
+                .iter()
+                .enumerate()
+                .take_while(|(k, c)| i + k < n && self.at_frame(c, i + k))
+                .count();
+            if k == checks.len() {
+                return outcome(true, String::new());
+            }
+            best = best.max(k);
+        }
+        let observed = match checks.get(best) {
+            Some(c) if best > 0 => {
+                format!("at most {best} held in a row; [{}] never followed", d::check(c))
+            }
+            _ => format!("[{}] never held", checks.first().map(d::check).unwrap_or_default()),
+        };
+        outcome(false, observed)
+    }
+
     /// Evaluates `c` as of frame `i` alone (state at `i`, events of frame `i`).
     fn at_frame(&self, c: &Check, i: usize) -> bool {
         let Some(history) = self.history.get(..=i) else { return false };
@@ -557,8 +615,24 @@ pub(crate) fn question_texts(s: &Snapshot) -> Vec<String> {
 /// A probe's value in one frame.
 pub(crate) fn probe(s: &Snapshot, p: &Probe) -> Option<Value> {
     match p {
-        Probe::Sprite { sprite, prop } => {
-            s.original(&sprite.resolved).map(|o| Value::Num(prop_value(o, *prop)))
+        Probe::Sprite { sprite, prop, clone } => {
+            instance(s, &sprite.resolved, *clone).map(|o| Value::Num(prop_value(o, *prop)))
+        }
+        Probe::Distance { sprite, to } => {
+            let a = s.original(&sprite.resolved)?;
+            let (x, y) = match to {
+                Place::Point(x, y) => (*x, *y),
+                Place::Sprite(b) => s.original(&b.resolved).map(|o| (o.x, o.y))?,
+            };
+            Some(Value::Num(libm::hypot(a.x - x, a.y - y)))
+        }
+        Probe::StageEffect(e) => Some(Value::Num(s.stage_effects[e.index()])),
+        Probe::ClonesCreated(sprite) => {
+            Some(Value::Num(f64::from(s.clones_created(&sprite.resolved))))
+        }
+        Probe::ClonesDeleted(sprite) => {
+            let live = s.instances(&sprite.resolved).filter(|o| o.clone != 0).count() as f64;
+            Some(Value::Num((f64::from(s.clones_created(&sprite.resolved)) - live).max(0.0)))
         }
         Probe::Variable { sprite, name } => {
             s.variable(sprite.as_ref().map(|r| r.resolved.as_str()), name).cloned()
@@ -573,7 +647,16 @@ pub(crate) fn probe(s: &Snapshot, p: &Probe) -> Option<Value> {
     }
 }
 
-fn prop_value(o: &SpriteObs, p: Prop) -> f64 {
+/// A sprite's original (`clone` 0) or the clone with that serial.
+pub(crate) fn instance<'s>(s: &'s Snapshot, name: &'s str, clone: u32) -> Option<&'s SpriteObs> {
+    if clone == 0 {
+        s.original(name)
+    } else {
+        s.instances(name).find(|o| o.clone == clone)
+    }
+}
+
+pub(crate) fn prop_value(o: &SpriteObs, p: Prop) -> f64 {
     match p {
         Prop::X => o.x,
         Prop::Y => o.y,
@@ -610,6 +693,11 @@ fn sprite_mismatch(o: &SpriteObs, e: &SpriteExpect) -> Option<String> {
     if let Some(c) = &e.costume {
         if !costume_is(c, o.costume, &o.costume_name) {
             bad.push(format!("costume is '{}' (number {})", o.costume_name, o.costume + 1));
+        }
+    }
+    if let Some(m) = &e.costume_name {
+        if !m.test(&o.costume_name) {
+            bad.push(format!("costume is '{}'", o.costume_name));
         }
     }
     (!bad.is_empty()).then(|| bad.join(", "))

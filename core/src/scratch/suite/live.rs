@@ -64,6 +64,10 @@ impl Subject for VmSubject {
         fill(&self.vm.observe(), out);
         Ok(())
     }
+
+    fn initial(&self) -> Option<Snapshot> {
+        Some(self.snapshot())
+    }
 }
 
 fn lit(v: &Value) -> Lit {
@@ -79,6 +83,7 @@ fn fill(o: &Observation, out: &mut Snapshot) {
     out.threads = u32::try_from(o.threads).unwrap_or(u32::MAX);
     out.backdrop = o.stage.costume;
     out.backdrop_name = o.stage.costume_name.as_deref().unwrap_or("").to_string();
+    out.stage_effects = o.stage.effects;
     out.vars = o.globals.iter().map(|(n, v)| (n.to_string(), v.clone())).collect();
     out.lists = o.global_lists.iter().map(|(n, v)| (n.to_string(), v.clone())).collect();
     out.sprites = o

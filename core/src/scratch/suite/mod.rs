@@ -23,6 +23,7 @@ pub mod regex;
 mod replay;
 mod report;
 mod run;
+mod series;
 mod validate;
 
 pub use adequacy::{Adequacy, CaseAdequacy, Failure, GoldVerdict, NegativeVerdict, ProgramRuns};

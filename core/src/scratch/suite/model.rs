@@ -86,6 +86,15 @@ pub enum StepKind {
     Expect(Check),
     /// Remember the current frame under a name, for `since`, `changed` and `moved`.
     Mark(String),
+    /// Run `steps` again and again until `until` holds (tested before each round, on the
+    /// frames since the repeat started), at most `max` rounds; if it never holds the case
+    /// fails, unless `required` is false (then the case goes on).
+    Repeat {
+        steps: Vec<Step>,
+        until: Box<Check>,
+        max: u32,
+        required: bool,
+    },
 }
 
 /// An input sent to the project.
@@ -103,6 +112,13 @@ pub enum Input {
     MouseMove {
         x: f64,
         y: f64,
+    },
+    /// Move the pointer onto a sprite's current position (computed when the step runs); a
+    /// given `x` or `y` replaces that coordinate.
+    MouseOnto {
+        sprite: SpriteRef,
+        x: Option<f64>,
+        y: Option<f64>,
     },
     MouseDown {
         pos: Option<(f64, f64)>,
@@ -131,6 +147,9 @@ pub enum Input {
         x: Option<f64>,
         y: Option<f64>,
         direction: Option<f64>,
+        /// Move onto this sprite's current position (computed when the step runs); a given
+        /// `x` or `y` replaces that coordinate.
+        onto: Option<SpriteRef>,
     },
 }
 
@@ -342,15 +361,30 @@ pub struct SpriteExpect {
     pub nums: Vec<(Prop, NumMatch)>,
     pub visible: Option<bool>,
     pub costume: Option<CostumeRef>,
+    /// The current costume's name matches (a project may rename or add costumes).
+    pub costume_name: Option<TextMatch>,
 }
 
-/// A number read each frame, for `changed`, `monotonic` and `extent`.
+/// A number read each frame, for `changed`, `monotonic`, `extent`, `value` and `series`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Probe {
     Sprite {
         sprite: SpriteRef,
         prop: Prop,
+        /// 0: the original; else the clone with this creation serial.
+        clone: u32,
     },
+    /// Distance from a sprite (its original) to another sprite or a point.
+    Distance {
+        sprite: SpriteRef,
+        to: Place,
+    },
+    /// A graphic effect of the stage.
+    StageEffect(Effect),
+    /// Clones of the sprite created since the case started (its highest clone serial seen).
+    ClonesCreated(SpriteRef),
+    /// Clones of the sprite deleted since the case started (created minus live).
+    ClonesDeleted(SpriteRef),
     Variable {
         sprite: Option<SpriteRef>,
         name: String,
@@ -364,6 +398,67 @@ pub enum Probe {
     Backdrop,
     /// Number of live clones of a sprite.
     Clones(SpriteRef),
+}
+
+/// Where a distance is measured to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Place {
+    Sprite(SpriteRef),
+    Point(f64, f64),
+}
+
+/// What `series` follows frame by frame: a number, or a sprite's position (x, y).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Track {
+    Number(Probe),
+    Position { sprite: SpriteRef, clone: u32 },
+}
+
+/// What `series` measures over the window's frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// The largest change between consecutive frames (distance for a position).
+    MaxStep,
+    /// The sum of the changes between consecutive frames (distance travelled).
+    Path,
+    /// How many different values (positions) were seen.
+    Distinct,
+    /// How many times the value (position) changed from one frame to the next.
+    Changes,
+    /// How many times a number turned from rising to falling or back.
+    Reversals,
+    /// How many times a number rose then fell (local maxima, plateaus counted once).
+    Peaks,
+    /// The highest value minus the lowest.
+    Range,
+    /// How far the last value is above the lowest (a bounce back up from a floor or edge).
+    AboveMin,
+    /// How far the last value is below the highest.
+    BelowMax,
+    /// The shortest time in seconds between two consecutive changes.
+    ShortestGap,
+    /// The longest time in seconds between two consecutive changes.
+    LongestGap,
+}
+
+impl Measure {
+    pub const ALL: [(&'static str, Measure); 11] = [
+        ("max_step", Measure::MaxStep),
+        ("path", Measure::Path),
+        ("distinct", Measure::Distinct),
+        ("changes", Measure::Changes),
+        ("reversals", Measure::Reversals),
+        ("peaks", Measure::Peaks),
+        ("range", Measure::Range),
+        ("above_min", Measure::AboveMin),
+        ("below_max", Measure::BelowMax),
+        ("shortest_gap", Measure::ShortestGap),
+        ("longest_gap", Measure::LongestGap),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Measure::ALL.iter().find(|(_, m)| *m == self).map_or("", |(n, _)| n)
+    }
 }
 
 /// Orders for `monotonic`.
@@ -473,6 +568,11 @@ pub enum Check {
         opcode: Option<String>,
         count: NumMatch,
     },
+    /// How many costumes the sprite has (backdrops of the stage without a sprite).
+    CostumeCount {
+        sprite: Option<SpriteRef>,
+        count: NumMatch,
+    },
     /// CHECK held at some frame of the window (each frame judged alone, as in `interval`).
     Ever {
         check: Box<Check>,
@@ -496,6 +596,29 @@ pub enum Check {
     },
     /// A sprite, variable or list exists in the project (never a validation error).
     Exists(Existence),
+    /// CHECK as it was at a mark: state at the mark's frame, history up to it.
+    AtMark {
+        mark: String,
+        check: Box<Check>,
+    },
+    /// A probe's value now matches.
+    Value {
+        probe: Probe,
+        expect: NumMatch,
+    },
+    /// A measure of a probe's (or a position's) frame-to-frame series over the window matches.
+    Series {
+        track: Track,
+        measure: Measure,
+        expect: NumMatch,
+        since: Option<Since>,
+    },
+    /// The checks hold on consecutive frames (the first at some frame of the window, the second
+    /// at the next, ...), each frame judged alone.
+    Sequence {
+        checks: Vec<Check>,
+        since: Option<Since>,
+    },
     Not(Box<Check>),
     All(Vec<Check>),
     Any(Vec<Check>),

@@ -48,6 +48,11 @@ pub struct Snapshot {
     /// Backdrop index (from 0) and name.
     pub backdrop: u32,
     pub backdrop_name: String,
+    /// The stage's graphic effects (color, fisheye, whirl, pixelate, mosaic, brightness, ghost).
+    pub stage_effects: [f64; 7],
+    /// Per sprite, the highest clone serial seen in this frame or any earlier one of the case
+    /// (how many clones were created), kept by the runner.
+    pub clone_serials: Vec<(String, u32)>,
     pub vars: Vec<(String, Value)>,
     pub lists: Vec<(String, Vec<Value>)>,
     pub sprites: Vec<SpriteObs>,
@@ -92,6 +97,23 @@ impl Snapshot {
         None
     }
 
+    /// Clones of sprite `name` created so far in the case (see [`Snapshot::clone_serials`]).
+    pub fn clones_created(&self, name: &str) -> u32 {
+        self.clone_serials.iter().find(|(n, _)| n == name).map_or(0, |(_, k)| *k)
+    }
+
+    /// Carries the highest clone serials of `prev` forward and raises them to this frame's.
+    pub(crate) fn update_clone_serials(&mut self, prev: Option<&Snapshot>) {
+        let mut serials = prev.map(|p| p.clone_serials.clone()).unwrap_or_default();
+        for o in self.sprites.iter().filter(|o| o.clone != 0) {
+            match serials.iter_mut().find(|(n, _)| *n == o.name) {
+                Some((_, k)) => *k = (*k).max(o.clone),
+                None => serials.push((o.name.clone(), o.clone)),
+            }
+        }
+        self.clone_serials = serials;
+    }
+
     /// A list, looked up like [`Snapshot::variable`].
     pub fn list(&self, sprite: Option<&str>, name: &str) -> Option<&[Value]> {
         let find = |lists: &'_ [(String, Vec<Value>)]| -> Option<usize> {
@@ -126,16 +148,14 @@ impl Snapshot {
             threads: num(frame.get("threads")) as u32,
             backdrop: num(stage.and_then(|s| s.get("costume"))) as u32,
             backdrop_name: text(stage.and_then(|s| s.get("costumeName"))),
+            stage_effects: effects_of(stage.and_then(|s| s.get("effects")), num),
             vars: vars_of(globals.and_then(|g| g.get("vars"))),
             lists: lists_of(globals.and_then(|g| g.get("lists"))),
             ..Snapshot::default()
         };
         for s in frame.get("sprites").and_then(Json::as_array).into_iter().flatten() {
             let g = |k: &str| s.get(k);
-            let mut effects = [0.0; 7];
-            for (i, (name, _)) in super::model::Effect::ALL.iter().enumerate() {
-                effects[i] = num(g("effects").and_then(|e| e.get(*name)));
-            }
+            let effects = effects_of(g("effects"), num);
             snap.sprites.push(SpriteObs {
                 name: text(g("name")),
                 clone: num(g("clone")) as u32,
@@ -170,6 +190,14 @@ impl Snapshot {
         }
         snap
     }
+}
+
+fn effects_of(v: Option<&Json>, num: impl Fn(Option<&Json>) -> f64) -> [f64; 7] {
+    let mut effects = [0.0; 7];
+    for (i, (name, _)) in super::model::Effect::ALL.iter().enumerate() {
+        effects[i] = num(v.and_then(|e| e.get(*name)));
+    }
+    effects
 }
 
 /// A trace value as a Scratch value (tagged specials included).

@@ -159,7 +159,10 @@ fn parse_answer(v: &Json, path: &str) -> Result<AnswerRule> {
     Ok(AnswerRule { nth, when, reply, delay })
 }
 
-const STEP_KINDS: &str = "do, wait, expect, mark";
+const STEP_KINDS: &str = "do, wait, expect, mark, repeat";
+
+/// Most rounds a `repeat` step may ask for.
+const MAX_ROUNDS: u64 = 1_000_000;
 
 fn parse_step(v: &Json, path: &str) -> Result<Step> {
     let mut o = Obj::new(v, path)?;
@@ -181,6 +184,24 @@ fn parse_step(v: &Json, path: &str) -> Result<Step> {
     } else if let Some(m) = o.get("mark") {
         let m = m.as_str().ok_or_else(|| wrong(&o.path_of("mark"), "a string"))?;
         StepKind::Mark(String::from(m))
+    } else if let Some(r) = o.get("repeat") {
+        let rp = o.path_of("repeat");
+        let items = array(r, &rp)?;
+        if items.is_empty() {
+            return Err(bad(&rp, "needs at least one step"));
+        }
+        let mut steps = Vec::with_capacity(items.len());
+        for (i, s) in items.iter().enumerate() {
+            steps.push(parse_step(s, &index(&rp, i))?);
+        }
+        let until = parse_check(o.req("until")?, &o.path_of("until"))?;
+        let max = match o.u64("max")? {
+            None => return Err(SuiteError::new(&o.path_of("max"), SuiteErrorKind::Missing)),
+            Some(m @ 1..=MAX_ROUNDS) => m as u32,
+            Some(_) => return Err(bad(&o.path_of("max"), "must be between 1 and 1000000")),
+        };
+        let required = o.bool("required")?.unwrap_or(true);
+        StepKind::Repeat { steps, until: alloc::boxed::Box::new(until), max, required }
     } else {
         return Err(SuiteError::new(path, SuiteErrorKind::UnknownKind { expected: STEP_KINDS }));
     };
@@ -261,7 +282,14 @@ fn parse_input(name: &str, o: &mut Obj<'_>) -> Result<Input> {
         }
         "key_down" => Input::KeyDown(key_name(o)?),
         "key_up" => Input::KeyUp(key_name(o)?),
-        "mouse_move" => Input::MouseMove { x: o.req_num("x")?, y: o.req_num("y")? },
+        "mouse_move" => match o.get("onto") {
+            Some(v) => Input::MouseOnto {
+                sprite: sprite_ref(v, &o.path_of("onto"))?,
+                x: o.num("x")?,
+                y: o.num("y")?,
+            },
+            None => Input::MouseMove { x: o.req_num("x")?, y: o.req_num("y")? },
+        },
         "mouse_down" => Input::MouseDown { pos: opt_pos(o)? },
         "mouse_up" => Input::MouseUp { pos: opt_pos(o)? },
         "click" => Input::Click(req_sprite(o, "sprite")?),
@@ -288,10 +316,11 @@ fn parse_input(name: &str, o: &mut Obj<'_>) -> Result<Input> {
         "set_sprite" => {
             let sprite = req_sprite(o, "sprite")?;
             let (x, y, direction) = (o.num("x")?, o.num("y")?, o.num("direction")?);
-            if x.is_none() && y.is_none() && direction.is_none() {
+            let onto = opt_sprite(o, "onto")?;
+            if x.is_none() && y.is_none() && direction.is_none() && onto.is_none() {
                 return Err(SuiteError::new(&o.path_of("x"), SuiteErrorKind::Missing));
             }
-            Input::SetSprite { sprite, x, y, direction }
+            Input::SetSprite { sprite, x, y, direction, onto }
         }
         _ => {
             return Err(SuiteError::new(

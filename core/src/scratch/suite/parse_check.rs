@@ -8,16 +8,16 @@ use serde_json::Value as Json;
 use super::error::{SuiteError, SuiteErrorKind};
 use super::json::{array, bad, index, non_negative, number, scalar, wrong, Obj, Result};
 use super::model::{
-    Check, CloneSel, CostumeRef, Effect, Existence, ListExpect, NumMatch, Order, Probe, Prop,
-    SayKind, Since, SpriteExpect, TextMatch, TextMode, ValueMatch,
+    Check, CloneSel, CostumeRef, Effect, Existence, ListExpect, Measure, NumMatch, Order, Place,
+    Probe, Prop, SayKind, Since, SpriteExpect, TextMatch, TextMode, Track, ValueMatch,
 };
 use super::parse::{opt_sprite, sprite_ref};
 use super::regex::Regex;
 
 /// The keys that say what a check is, in the order they are looked for (`sprite` last: it is
 /// also a qualifier of other checks).
-const CHECK_KINDS: &str = "not, all, any, count_of, exists, ever, always, fraction, variable, list, says, says_in_order, asked, questions, \
-                           broadcast, moved, changed, monotonic, extent, interval, block_count, \
+const CHECK_KINDS: &str = "not, all, any, count_of, exists, ever, always, fraction, at_mark, value, series, sequence, variable, list, says, says_in_order, asked, questions, \
+                           broadcast, moved, changed, monotonic, extent, interval, block_count, costumes, \
                            opcode, backdrop, clones, running, sprite";
 
 /// Parses a check object at `path`.
@@ -45,6 +45,50 @@ pub(crate) fn parse_check(v: &Json, path: &str) -> Result<Check> {
         let check = Box::new(parse_check(inner, &o.path_of("fraction"))?);
         let ratio = inline_num(&mut o)?;
         Check::Fraction { check, ratio, since: since(&mut o)? }
+    } else if o.has("at_mark") {
+        let mark = o.req_str("at_mark")?;
+        let check = Box::new(parse_check(o.req("check")?, &o.path_of("check"))?);
+        Check::AtMark { mark, check }
+    } else if let Some(p) = o.get("value") {
+        let probe = parse_probe(p, &o.path_of("value"))?;
+        Check::Value { probe, expect: inline_num(&mut o)? }
+    } else if let Some(p) = o.get("series") {
+        let track = parse_track(p, &o.path_of("series"))?;
+        let mp = o.path_of("measure");
+        let name = o.req_str("measure")?;
+        let Some((_, measure)) = Measure::ALL.iter().find(|(n, _)| *n == name) else {
+            return Err(SuiteError::new(
+                &mp,
+                SuiteErrorKind::UnknownKind {
+                    expected: "max_step, path, distinct, changes, reversals, peaks, \
+                               range, above_min, below_max, shortest_gap, longest_gap",
+                },
+            ));
+        };
+        if matches!(track, Track::Position { .. })
+            && matches!(
+                measure,
+                Measure::Reversals
+                    | Measure::Peaks
+                    | Measure::Range
+                    | Measure::AboveMin
+                    | Measure::BelowMax
+            )
+        {
+            return Err(bad(
+                &mp,
+                "reversals, peaks, range, above_min and below_max need a number, not a position",
+            ));
+        }
+        let expect = inline_num(&mut o)?;
+        Check::Series { track, measure: *measure, expect, since: since(&mut o)? }
+    } else if let Some(list) = o.get("sequence") {
+        let p = o.path_of("sequence");
+        let checks = check_list(list, &p)?;
+        if checks.len() < 2 {
+            return Err(bad(&p, "needs at least two checks"));
+        }
+        Check::Sequence { checks, since: since(&mut o)? }
     } else if o.has("variable") {
         let name = o.req_str("variable")?;
         let sprite = opt_sprite(&mut o, "sprite")?;
@@ -125,6 +169,9 @@ pub(crate) fn parse_check(v: &Json, path: &str) -> Result<Check> {
         let count = num_match(c, &o.path_of("block_count"))?;
         let sprite = opt_sprite(&mut o, "sprite")?;
         Check::BlockCount { sprite, opcode: o.str("opcode")?, count }
+    } else if let Some(c) = o.get("costumes") {
+        let count = num_match(c, &o.path_of("costumes"))?;
+        Check::CostumeCount { sprite: opt_sprite(&mut o, "sprite")?, count }
     } else if o.has("opcode") {
         let opcode = o.req_str("opcode")?;
         let sprite = opt_sprite(&mut o, "sprite")?;
@@ -426,15 +473,43 @@ fn sprite_expect(o: &mut Obj<'_>) -> Result<SpriteExpect> {
         None => None,
         Some(c) => Some(costume_ref(c, &o.path_of("costume"))?),
     };
-    if e.nums.is_empty() && e.visible.is_none() && e.costume.is_none() {
-        return Err(SuiteError::new(
-            &o.path_of("x"),
-            SuiteErrorKind::UnknownKind {
-                expected: "x, y, direction, size, layer, costume, visible, effects",
-            },
+    e.costume_name = match o.get("costume_name") {
+        None => None,
+        Some(t) => Some(parse_text_match(t, &o.path_of("costume_name"))?),
+    };
+    if e.nums.is_empty() && e.visible.is_none() && e.costume.is_none() && e.costume_name.is_none() {
+        return Err(bad(
+            &o.path_of("sprite"),
+            "a sprite check needs a property to compare (x, y, direction, size, layer, \
+             costume, costume_name, visible or effects); to check that the sprite exists, write \
+             {\"exists\": {\"sprite\": ...}}",
         ));
     }
     Ok(e)
+}
+
+const EFFECTS: &str = "color, fisheye, whirl, pixelate, mosaic, brightness, ghost";
+
+/// `clone` of a sprite probe: 0 (the original, the default) or a clone's creation serial.
+fn probe_clone(o: &mut Obj<'_>) -> Result<u32> {
+    match o.u64("clone")? {
+        None => Ok(0),
+        Some(k @ 0..=1_000_000) => Ok(k as u32),
+        Some(_) => Err(bad(&o.path_of("clone"), "a clone number is at most 1000000")),
+    }
+}
+
+/// What `series` follows: a probe, or `{"sprite": S, "property": "position", "clone"?: k}`.
+fn parse_track(v: &Json, path: &str) -> Result<Track> {
+    if v.get("property").and_then(Json::as_str) != Some("position") {
+        return Ok(Track::Number(parse_probe(v, path)?));
+    }
+    let mut o = Obj::new(v, path)?;
+    let _ = o.get("property");
+    let sprite = sprite_ref(o.req("sprite")?, &o.path_of("sprite"))?;
+    let clone = probe_clone(&mut o)?;
+    o.finish()?;
+    Ok(Track::Position { sprite, clone })
 }
 
 const PROPS: &str = "x, y, direction, size, costume, layer, visible, or an effect name";
@@ -466,18 +541,60 @@ pub(crate) fn parse_probe(v: &Json, path: &str) -> Result<Probe> {
         Probe::Backdrop
     } else if let Some(s) = o.get("clones") {
         Probe::Clones(sprite_ref(s, &o.path_of("clones"))?)
+    } else if let Some(s) = o.get("clones_created") {
+        Probe::ClonesCreated(sprite_ref(s, &o.path_of("clones_created"))?)
+    } else if let Some(s) = o.get("clones_deleted") {
+        Probe::ClonesDeleted(sprite_ref(s, &o.path_of("clones_deleted"))?)
+    } else if let Some(s) = o.get("distance") {
+        let sprite = sprite_ref(s, &o.path_of("distance"))?;
+        let tp = o.path_of("to");
+        let to = match o.req("to")? {
+            t @ Json::Object(_) => {
+                let mut to = Obj::new(t, &tp)?;
+                let place = Place::Point(to.req_num("x")?, to.req_num("y")?);
+                to.finish()?;
+                place
+            }
+            t => Place::Sprite(
+                sprite_ref(t, &tp).map_err(|_| wrong(&tp, "a sprite name or {x, y}"))?,
+            ),
+        };
+        Probe::Distance { sprite, to }
+    } else if o.has("stage") {
+        let name = o.req_str("stage")?;
+        match Effect::ALL.iter().find(|(n, _)| *n == name) {
+            Some((_, e)) => Probe::StageEffect(*e),
+            None => {
+                return Err(SuiteError::new(
+                    &o.path_of("stage"),
+                    SuiteErrorKind::UnknownKind { expected: EFFECTS },
+                ))
+            }
+        }
     } else if let Some(s) = o.get("sprite") {
         let sprite = sprite_ref(s, &o.path_of("sprite"))?;
-        let name = o.req_str("property")?;
-        let prop = prop(&name).ok_or_else(|| {
-            SuiteError::new(&o.path_of("property"), SuiteErrorKind::UnknownKind { expected: PROPS })
-        })?;
-        Probe::Sprite { sprite, prop }
+        let pp = o.path_of("property");
+        let Some(name) = o.str("property")? else {
+            return Err(bad(
+                &pp,
+                "a sprite probe needs a property (x, y, direction, size, costume, layer, \
+                 visible or an effect name)",
+            ));
+        };
+        let prop = prop(&name)
+            .ok_or_else(|| SuiteError::new(&pp, SuiteErrorKind::UnknownKind { expected: PROPS }))?;
+        let clone = probe_clone(&mut o)?;
+        match (sprite.names.as_slice(), prop) {
+            ([only], Prop::Effect(e)) if only == "Stage" && clone == 0 => Probe::StageEffect(e),
+            ([only], Prop::Costume) if only == "Stage" && clone == 0 => Probe::Backdrop,
+            _ => Probe::Sprite { sprite, prop, clone },
+        }
     } else {
         return Err(SuiteError::new(
             path,
             SuiteErrorKind::UnknownKind {
-                expected: "sprite, variable, list_length, backdrop, clones",
+                expected: "sprite, variable, list_length, backdrop, clones, clones_created, \
+                           clones_deleted, distance, stage",
             },
         ));
     };

@@ -10,7 +10,7 @@ use super::answer::answer_text;
 use super::describe::{self as d, secs};
 use super::eval::{question_texts, View};
 use super::facts::ProjectFacts;
-use super::model::{AnswerRule, Case, Check, Input, Span, StepKind, Suite, Wait};
+use super::model::{AnswerRule, Case, Check, Input, Span, Step, StepKind, Suite, Wait};
 use super::observe::Snapshot;
 use super::validate::START_MARK;
 use crate::scratch::value::Value;
@@ -60,6 +60,11 @@ pub trait Subject {
     fn act(&mut self, action: &Action) -> Result<(), String>;
     /// Runs one frame and writes its observation into `out` (`out.frame` is set by the runner).
     fn step(&mut self, out: &mut Snapshot) -> Result<(), String>;
+    /// The state before any frame has run (no events), for checks made before the first
+    /// frame; `None` when the subject cannot tell (a recorded trace).
+    fn initial(&self) -> Option<Snapshot> {
+        None
+    }
 }
 
 /// The verdict on one case.
@@ -78,6 +83,10 @@ struct Runner<'a, S> {
     fps: u32,
     facts: &'a ProjectFacts,
     history: Vec<Snapshot>,
+    /// Steps executed so far (repeats run steps again): bounded by [`MAX_STEP_RUNS`].
+    step_runs: u64,
+    /// The state before the first frame, when the subject can tell.
+    before: Option<Snapshot>,
     marks: Vec<(String, usize)>,
     budget: u64,
     answers: &'a [AnswerRule],
@@ -89,6 +98,10 @@ struct Runner<'a, S> {
 }
 
 type Failure = String;
+
+/// Most steps one case may execute, counting every round of a `repeat` (nested repeats could
+/// otherwise queue inputs without end before a frame runs).
+pub const MAX_STEP_RUNS: u64 = 1_000_000;
 
 impl<S: Subject> Runner<'_, S> {
     fn frames(&self) -> u64 {
@@ -120,6 +133,7 @@ impl<S: Subject> Runner<'_, S> {
             .step(&mut snap)
             .map_err(|e| format!("the project failed at {}: {e}", secs(now, self.fps)))?;
         snap.frame = now;
+        snap.update_clone_serials(self.history.last());
         for q in &snap.questions {
             if q.is_none() {
                 self.open_questions = 0;
@@ -170,6 +184,7 @@ impl<S: Subject> Runner<'_, S> {
     fn view(&self, window_start: usize) -> View<'_> {
         View {
             history: &self.history,
+            before: self.before.as_ref(),
             fps: self.fps,
             marks: &self.marks,
             facts: self.facts,
@@ -190,6 +205,10 @@ impl<S: Subject> Runner<'_, S> {
             Input::KeyDown(k) => Action::KeyDown(k.clone()),
             Input::KeyUp(k) => Action::KeyUp(k.clone()),
             Input::MouseMove { x, y } => Action::MouseMove { x: *x, y: *y },
+            Input::MouseOnto { sprite, x, y } => {
+                let (sx, sy) = self.position_of(&sprite.resolved)?;
+                Action::MouseMove { x: x.unwrap_or(sx), y: y.unwrap_or(sy) }
+            }
             Input::MouseDown { pos } => Action::MouseDown { pos: *pos },
             Input::MouseUp { pos } => Action::MouseUp { pos: *pos },
             Input::Click(s) => Action::Click(s.resolved.clone()),
@@ -214,14 +233,46 @@ impl<S: Subject> Runner<'_, S> {
                 name: name.clone(),
                 items: items.clone(),
             },
-            Input::SetSprite { sprite, x, y, direction } => Action::SetSprite {
+            Input::SetSprite { sprite, x, y, direction, onto: None } => Action::SetSprite {
                 sprite: sprite.resolved.clone(),
                 x: *x,
                 y: *y,
                 direction: *direction,
             },
+            Input::SetSprite { sprite, x, y, direction, onto: Some(onto) } => {
+                let (ox, oy) = self.position_of(&onto.resolved)?;
+                Action::SetSprite {
+                    sprite: sprite.resolved.clone(),
+                    x: Some(x.unwrap_or(ox)),
+                    y: Some(y.unwrap_or(oy)),
+                    direction: *direction,
+                }
+            }
         };
         self.act(&action)
+    }
+
+    /// Where a sprite's original is now (after the last frame, or before the first).
+    fn position_of(&self, sprite: &str) -> Result<(f64, f64), Failure> {
+        self.history
+            .last()
+            .or(self.before.as_ref())
+            .and_then(|s| s.original(sprite))
+            .map(|o| (o.x, o.y))
+            .ok_or_else(|| {
+                format!("{sprite} was not observed at {}", secs(self.frames(), self.fps))
+            })
+    }
+
+    /// Runs a frame while waiting for `what`: running out of the case's budget says so.
+    fn step_waiting(&mut self, what: &Check) -> Result<(), Failure> {
+        self.step().map_err(|e| {
+            if self.frames() >= self.budget {
+                format!("{e} while waiting for {}", d::check(what))
+            } else {
+                e
+            }
+        })
     }
 
     fn wait_until(&mut self, check: &Check, timeout: Span, required: bool) -> Result<(), Failure> {
@@ -247,12 +298,60 @@ impl<S: Subject> Runner<'_, S> {
                     o.observed
                 ));
             }
-            self.step()?;
+            self.step_waiting(check)?;
+        }
+    }
+
+    fn repeat(
+        &mut self,
+        steps: &[Step],
+        until: &Check,
+        max: u32,
+        required: bool,
+    ) -> Result<(), Failure> {
+        let start = self.history.len();
+        let mut rounds = 0u32;
+        loop {
+            let o = self.view(start).eval(until);
+            if o.ok {
+                return Ok(());
+            }
+            if rounds >= max {
+                if !required {
+                    return Ok(());
+                }
+                return Err(format!(
+                    "expected {} within {max} rounds (by {}); {}",
+                    d::check(until),
+                    secs(self.frames(), self.fps),
+                    o.observed
+                ));
+            }
+            rounds += 1;
+            self.run_steps(steps).map_err(|e| {
+                let e = if self.frames() >= self.budget {
+                    format!("{e} while repeating until {}", d::check(until))
+                } else {
+                    e
+                };
+                format!("round {rounds}: {e}")
+            })?;
         }
     }
 
     fn run(&mut self, case: &Case) -> Result<(), Failure> {
-        for (i, step) in case.steps.iter().enumerate() {
+        self.run_steps(&case.steps)
+    }
+
+    fn run_steps(&mut self, steps: &[Step]) -> Result<(), Failure> {
+        for (i, step) in steps.iter().enumerate() {
+            self.step_runs += 1;
+            if self.step_runs > MAX_STEP_RUNS {
+                return Err(format!(
+                    "step {}: the case ran more than {MAX_STEP_RUNS} steps (repeats included)",
+                    i + 1
+                ));
+            }
             if let Some(at) = step.at {
                 self.advance_to(at.frames(self.fps))?;
             }
@@ -282,6 +381,9 @@ impl<S: Subject> Runner<'_, S> {
                     self.marks.push((m.clone(), self.history.len()));
                     Ok(())
                 }
+                StepKind::Repeat { steps, until, max, required } => {
+                    self.repeat(steps, until, *max, *required)
+                }
             };
             res.map_err(|e| format!("step {}: {e}", i + 1))?;
         }
@@ -297,11 +399,14 @@ pub fn run_case<S: Subject>(
     subject: &mut S,
 ) -> CaseVerdict {
     let budget = Span::Seconds(case.timeout).frames(fps);
+    let before = subject.initial();
     let mut r = Runner {
         subject,
         fps,
         facts,
         history: Vec::new(),
+        step_runs: 0,
+        before,
         marks: alloc::vec![(String::from(START_MARK), 0)],
         budget,
         answers: &case.answers,

@@ -9,8 +9,8 @@ use super::error::{SuiteError, SuiteErrorKind};
 use super::facts::{join, ProjectFacts, TargetFacts};
 use super::json::{child, index};
 use super::model::{
-    Case, Check, CostumeRef, Existence, Input, Missing, Probe, Since, SpriteRef, StepKind, Suite,
-    Wait,
+    Case, Check, CostumeRef, Existence, Input, Missing, Place, Probe, Since, SpriteRef, Step,
+    StepKind, Suite, Track, Wait,
 };
 
 type Result<T> = core::result::Result<T, SuiteError>;
@@ -47,19 +47,7 @@ struct Ctx<'a> {
 
 fn validate_case(case: &mut Case, facts: &ProjectFacts, path: &str) -> Result<()> {
     let mut cx = Ctx { facts, marks: alloc::vec![String::from(START_MARK)] };
-    for (j, step) in case.steps.iter_mut().enumerate() {
-        let sp = index(&child(path, "steps"), j);
-        match &mut step.kind {
-            StepKind::Do(input) => cx.input(input, &sp)?,
-            StepKind::Wait(Wait::Until { check, .. }) => {
-                cx.check(check, &child(&child(&sp, "wait"), "until"))?
-            }
-            StepKind::Wait(Wait::For(_)) => {}
-            StepKind::Expect(check) => cx.check(check, &child(&sp, "expect"))?,
-            StepKind::Mark(m) => cx.marks.push(m.clone()),
-        }
-    }
-    Ok(())
+    cx.steps(&mut case.steps, &child(path, "steps"))
 }
 
 fn unknown(path: &str, what: &'static str, name: &str, known: String) -> SuiteError {
@@ -67,6 +55,26 @@ fn unknown(path: &str, what: &'static str, name: &str, known: String) -> SuiteEr
 }
 
 impl Ctx<'_> {
+    fn steps(&mut self, steps: &mut [Step], path: &str) -> Result<()> {
+        for (j, step) in steps.iter_mut().enumerate() {
+            let sp = index(path, j);
+            match &mut step.kind {
+                StepKind::Do(input) => self.input(input, &sp)?,
+                StepKind::Wait(Wait::Until { check, .. }) => {
+                    self.check(check, &child(&child(&sp, "wait"), "until"))?
+                }
+                StepKind::Wait(Wait::For(_)) => {}
+                StepKind::Expect(check) => self.check(check, &child(&sp, "expect"))?,
+                StepKind::Mark(m) => self.marks.push(m.clone()),
+                StepKind::Repeat { steps, until, .. } => {
+                    self.check(until, &child(&sp, "until"))?;
+                    self.steps(steps, &child(&sp, "repeat"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn sprite(&self, r: &mut SpriteRef, path: &str, stage_ok: bool) -> Result<()> {
         let found = r.names.iter().find(|n| {
             self.facts.sprite(n).is_some()
@@ -167,7 +175,13 @@ impl Ctx<'_> {
                 self.opt_sprite(sprite, path)?;
                 self.variable(sprite, name, &child(path, "list"), true)
             }
-            Input::SetSprite { sprite, .. } => self.sprite(sprite, &child(path, "sprite"), false),
+            Input::SetSprite { sprite, onto, .. } => {
+                if let Some(o) = onto {
+                    self.sprite(o, &child(path, "onto"), false)?;
+                }
+                self.sprite(sprite, &child(path, "sprite"), false)
+            }
+            Input::MouseOnto { sprite, .. } => self.sprite(sprite, &child(path, "onto"), false),
             _ => Ok(()),
         }
     }
@@ -183,8 +197,17 @@ impl Ctx<'_> {
                 self.opt_sprite(sprite, path)?;
                 self.variable(sprite, name, &child(path, "list_length"), true)
             }
-            Probe::Backdrop => Ok(()),
+            Probe::Backdrop | Probe::StageEffect(_) => Ok(()),
             Probe::Clones(s) => self.sprite(s, &child(path, "clones"), false),
+            Probe::ClonesCreated(s) => self.sprite(s, &child(path, "clones_created"), false),
+            Probe::ClonesDeleted(s) => self.sprite(s, &child(path, "clones_deleted"), false),
+            Probe::Distance { sprite, to } => {
+                self.sprite(sprite, &child(path, "distance"), false)?;
+                match to {
+                    Place::Sprite(b) => self.sprite(b, &child(path, "to"), false),
+                    Place::Point(..) => Ok(()),
+                }
+            }
         }
     }
 
@@ -245,9 +268,9 @@ impl Ctx<'_> {
                 self.check(to, &child(&child(path, "interval"), "to"))?;
                 since(s)
             }
-            Check::Opcode { sprite, .. } | Check::BlockCount { sprite, .. } => {
-                self.opt_sprite(sprite, path)
-            }
+            Check::Opcode { sprite, .. }
+            | Check::BlockCount { sprite, .. }
+            | Check::CostumeCount { sprite, .. } => self.opt_sprite(sprite, path),
             Check::Ever { check, since: s } => {
                 self.check(check, &child(path, "ever"))?;
                 since(s)
@@ -261,6 +284,24 @@ impl Ctx<'_> {
                 since(s)
             }
             Check::CountOf { checks, .. } => self.checks(checks, &child(path, "count_of")),
+            Check::Value { probe, .. } => self.probe(probe, &child(path, "value")),
+            Check::AtMark { mark, check } => {
+                self.mark(&Some(mark.clone()), &child(path, "at_mark"))?;
+                self.check(check, &child(path, "check"))
+            }
+            Check::Series { track, since: s, .. } => {
+                match track {
+                    Track::Number(p) => self.probe(p, &child(path, "series"))?,
+                    Track::Position { sprite, .. } => {
+                        self.sprite(sprite, &child(&child(path, "series"), "sprite"), false)?
+                    }
+                }
+                since(s)
+            }
+            Check::Sequence { checks, since: s } => {
+                self.checks(checks, &child(path, "sequence"))?;
+                since(s)
+            }
             Check::Exists(Existence::Sprite(r)) => {
                 // Resolve alternatives when one exists; a missing sprite is the check's answer.
                 let _ = self.sprite(r, path, false);
