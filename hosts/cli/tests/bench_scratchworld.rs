@@ -1,7 +1,7 @@
 //! `gobo bench scratchworld`: a tiny benchmark of projects written here (a passing, a failing,
 //! a broken and a missing task, a task without a suite, a stray file), its metrics, rows and
-//! resume; and, when ScratchWorld's public repository is at hand, every compute golden project
-//! judged on its suites.
+//! resume; and, when ScratchWorld's public repository is at hand, every golden project judged
+//! on its suites (seeds 1..5, both flavours) and every debug task's broken starter failing its.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -158,54 +158,168 @@ fn bad_arguments_exit_2() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every suite with a status other than missing, run on the golden project the public
-/// repository provides for its task (copied into a temporary folder as `<task>.sb3`).
-#[test]
-fn public_golden_projects_pass_their_suites() {
+/// The ScratchWorld repository's git directory, or `None` (after saying so) when absent.
+fn scratchworld_repo() -> Option<PathBuf> {
     let git_dir = std::env::var_os("GOBO_SCRATCHWORLD_REPO")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/work/.mirror/astarforbae+ScratchWorld/repo"));
-    if !git_dir.exists() {
+    if git_dir.exists() {
+        Some(git_dir)
+    } else {
         println!("skipped: no ScratchWorld repository at {} (set $GOBO_SCRATCHWORLD_REPO to a clone's git dir)", git_dir.display());
-        return;
+        None
     }
+}
+
+/// `scratch-gui/static/<file>` of the repository, if it has it.
+fn static_file(git_dir: &Path, file: &str) -> Option<Vec<u8>> {
+    let o = Command::new("git")
+        .arg("--git-dir")
+        .arg(git_dir)
+        .args(["show", &format!("HEAD:scratch-gui/static/{file}")])
+        .output()
+        .unwrap();
+    o.status.success().then_some(o.stdout)
+}
+
+/// The tasks of the committed manifest that have a compat suite: (name, category, initial).
+fn tasks_with_suites() -> Vec<(String, String, String)> {
     let suites = repo().join("benchmarks/scratchworld");
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(suites.join("manifest.json")).unwrap())
             .unwrap();
+    manifest["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["flavours"]["compat"]["status"] != "missing")
+        .map(|t| {
+            let s = |k: &str| t[k].as_str().unwrap().to_string();
+            (s("name"), s("category"), s("initial_project"))
+        })
+        .collect()
+}
+
+/// A task's public golden project: `<task>_golden.sb3`, or for a debug task the golden of the
+/// project it breaks (`maze_starter_goal_detection_error` → `maze_starter_golden.sb3`).
+fn golden(git_dir: &Path, task: &str) -> Option<Vec<u8>> {
+    let mut name = task;
+    loop {
+        if let Some(bytes) = static_file(git_dir, &format!("{name}_golden.sb3")) {
+            return Some(bytes);
+        }
+        name = &name[..name.rfind('_')?];
+    }
+}
+
+/// Runs the bench on `dir` in a flavour with seeds 1..5: the report and the rows.
+fn bench_rows(dir: &Path, flavour: &str) -> (Value, Vec<Value>) {
+    let out = dir.join(format!("rows-{flavour}.jsonl"));
+    let _ = std::fs::remove_file(&out);
+    let start = std::time::Instant::now();
+    let o = gobo()
+        .args(["bench", "scratchworld", "--json", "--seeds", "1..5", "--flavour", flavour])
+        .arg("--projects")
+        .arg(dir)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    println!("{flavour}: {:.2} s: {doc}", start.elapsed().as_secs_f64());
+    let rows = std::fs::read_to_string(&out).unwrap();
+    (doc, rows.lines().map(|l| serde_json::from_str(l).unwrap()).collect())
+}
+
+/// Judged rows that did not pass every case: (task, first failing case and reason).
+fn failures(rows: &[Value]) -> Vec<(String, String)> {
+    rows.iter()
+        .filter(|r| r["status"] == "judged" && r["success"] != true)
+        .map(|r| {
+            let first = r["details"]
+                .as_array()
+                .and_then(|d| d.iter().find(|c| c["passed"] != true))
+                .map(|c| format!("{}: {}", c["name"], c["first_failure"]["reason"]))
+                .unwrap_or_default();
+            (r["id"].as_str().unwrap_or("").to_string(), first)
+        })
+        .collect()
+}
+
+/// Golden projects that fail their suite, with the cause (docs/benchmarks.md lists them too).
+const GOLDEN_EXCEPTIONS: &[(&str, &str)] = &[
+    (
+        "random_walk_explorer",
+        "the seeded random walk does not come within 20 of an edge in the 5.2 s window",
+    ),
+    (
+        "pong_starter_paddle_moving_error",
+        "the golden paddle is within 10 of the pointer's x at only 1 of the 5 samples",
+    ),
+    (
+        "pong_starter_touching_red_error",
+        "forced down, the golden ball stops at y -147, above the script's bottom line -170",
+    ),
+];
+
+/// Every suite with a status other than missing, run on the golden project the public
+/// repository provides for its task (copied into a temporary folder as `<task>.sb3`) under
+/// seeds 1..5, in both flavours: every golden passes, except the listed exceptions.
+#[test]
+fn public_golden_projects_pass_their_suites() {
+    let Some(git_dir) = scratchworld_repo() else { return };
     let dir = temp("golden");
     let mut copied = 0;
-    for task in manifest["tasks"].as_array().unwrap() {
-        let name = task["name"].as_str().unwrap();
-        if task["flavours"]["compat"]["status"] == "missing" {
-            continue;
-        }
-        let o = Command::new("git")
-            .arg("--git-dir")
-            .arg(&git_dir)
-            .args(["show", &format!("HEAD:scratch-gui/static/{name}_golden.sb3")])
-            .output()
-            .unwrap();
-        if o.status.success() {
-            std::fs::write(dir.join(format!("{name}.sb3")), o.stdout).unwrap();
+    for (name, _, _) in tasks_with_suites() {
+        if let Some(bytes) = golden(&git_dir, &name) {
+            std::fs::write(dir.join(format!("{name}.sb3")), bytes).unwrap();
             copied += 1;
         }
     }
+    println!("{copied} golden projects");
     for flavour in ["compat", "strict"] {
-        let start = std::time::Instant::now();
-        let o = gobo()
-            .args(["bench", "scratchworld", "--json", "--flavour", flavour, "--projects"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
-        println!(
-            "{flavour}: {copied} golden projects in {:.2} s: {doc}",
-            start.elapsed().as_secs_f64()
-        );
+        let (doc, rows) = bench_rows(&dir, flavour);
         let compute = &doc["categories"][3];
         assert_eq!(compute["tasks"], 25, "{doc}");
         assert_eq!(compute["solved"], 25, "{doc}");
+        let failed = failures(&rows);
+        for (task, why) in &failed {
+            println!("{flavour}: golden {task} fails: {why}");
+        }
+        let unexpected: Vec<_> =
+            failed.iter().filter(|(t, _)| !GOLDEN_EXCEPTIONS.iter().any(|(e, _)| e == t)).collect();
+        assert!(unexpected.is_empty(), "{flavour}: {unexpected:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every debug task's initial (broken) project fails at least one case of its suite in both
+/// flavours, under every seed.
+#[test]
+fn public_debug_starters_fail_their_suites() {
+    let Some(git_dir) = scratchworld_repo() else { return };
+    let dir = temp("debug-starters");
+    let mut copied = Vec::new();
+    for (name, category, initial) in tasks_with_suites() {
+        if category != "debug" {
+            continue;
+        }
+        let bytes = static_file(&git_dir, &initial)
+            .unwrap_or_else(|| panic!("{name}: no {initial} in the repository"));
+        std::fs::write(dir.join(format!("{name}.sb3")), bytes).unwrap();
+        copied.push(name);
+    }
+    for flavour in ["compat", "strict"] {
+        let (doc, rows) = bench_rows(&dir, flavour);
+        let judged = rows.iter().filter(|r| r["status"] == "judged").count();
+        assert_eq!(judged, copied.len(), "{doc}");
+        let passing: Vec<&str> = rows
+            .iter()
+            .filter(|r| r["status"] == "judged" && r["success"] == true)
+            .map(|r| r["id"].as_str().unwrap_or(""))
+            .collect();
+        assert!(passing.is_empty(), "{flavour}: debug starters passing: {passing:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
