@@ -15,6 +15,7 @@ mod draw_protocol;
 mod edit_distance;
 mod exit;
 mod forge;
+mod heap;
 mod hooks;
 mod json_out;
 mod json_patch;
