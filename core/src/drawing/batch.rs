@@ -75,26 +75,7 @@ pub fn needs_dataset(line: &Value) -> bool {
 /// in the row), its text `actions_raw` (a string) or `actions` (any JSON, scored as its text).
 /// A line the row cannot be built from gets `{error}`.
 pub fn eval_line(line: &Value, tasks: &[Task], ui: &UiConfig, profile: Profile) -> Value {
-    let criteria = match (line.get("task"), line.get("task_index")) {
-        (Some(Value::String(text)), _) => {
-            Task::from_json(text).map_err(|e| e.to_string()).map(|t| t.criteria)
-        }
-        (Some(t), _) => pyjson::parse(&t.to_string())
-            .map_err(|e| e.to_string())
-            .and_then(|v| Task::from_value(&v, "task").map_err(|e| e.to_string()))
-            .map(|t| t.criteria),
-        (None, Some(index)) => match index.as_u64() {
-            Some(i) => match usize::try_from(i).ok().and_then(|i| tasks.get(i)) {
-                Some(t) => Ok(t.criteria.clone()),
-                None => Err(alloc::format!("task_index {i} out of range (0..{})", tasks.len())),
-            },
-            None if index.as_f64().is_some_and(|i| i < 0.0) => {
-                Err(alloc::format!("task_index {index} is negative"))
-            }
-            None => Err(alloc::format!("task_index {index} is not a whole number")),
-        },
-        (None, None) => Err(String::from("line has neither `task` nor `task_index`")),
-    };
+    let criteria = task_of(line, tasks).map(|t| t.criteria);
     let raw = match line.get("actions_raw") {
         Some(Value::String(s)) => Ok(s.clone().into_bytes()),
         Some(_) => Err(String::from("`actions_raw` must be a string")),
@@ -111,4 +92,26 @@ pub fn eval_line(line: &Value, tasks: &[Task], ui: &UiConfig, profile: Profile) 
         row.insert("task_index".into(), i.clone());
     }
     Value::Object(row)
+}
+
+/// The task a line names: `task` (an object, or its JSON text) or `task_index` into `tasks`;
+/// or why not (the messages of [`eval_line`]'s error rows).
+pub fn task_of(line: &Value, tasks: &[Task]) -> Result<Task, String> {
+    match (line.get("task"), line.get("task_index")) {
+        (Some(Value::String(text)), _) => Task::from_json(text).map_err(|e| e.to_string()),
+        (Some(t), _) => pyjson::parse(&t.to_string())
+            .map_err(|e| e.to_string())
+            .and_then(|v| Task::from_value(&v, "task").map_err(|e| e.to_string())),
+        (None, Some(index)) => match index.as_u64() {
+            Some(i) => match usize::try_from(i).ok().and_then(|i| tasks.get(i)) {
+                Some(t) => Ok(t.clone()),
+                None => Err(alloc::format!("task_index {i} out of range (0..{})", tasks.len())),
+            },
+            None if index.as_f64().is_some_and(|i| i < 0.0) => {
+                Err(alloc::format!("task_index {index} is negative"))
+            }
+            None => Err(alloc::format!("task_index {index} is not a whole number")),
+        },
+        (None, None) => Err(String::from("line has neither `task` nor `task_index`")),
+    }
 }

@@ -6,7 +6,8 @@
 //! - [`ui`], [`task`], [`actions`]: the inputs (layout, task criteria, a model's actions).
 //! - [`mod@reference`]: profile `drawingbench-1.0`, the published evaluator exactly.
 //! - [`paper`]: profile `paper`, the paper's eight weighted criteria.
-//! - [`feedback`]: turn-2 feedback and the two-turn rule.
+//! - [`feedback`]: turn-2 feedback and the two-turn rule; [`episode`]: the multi-turn
+//!   protocol over a model's turns; [`report`]: the paper's tables from result rows.
 //! - [`replay`] / [`raster`]: what the drawing app draws, painted through embedded-graphics;
 //!   [`palette`]: a one-byte-per-pixel canvas for small displays.
 //!
@@ -16,6 +17,7 @@
 
 pub mod actions;
 pub mod batch;
+pub mod episode;
 pub mod feedback;
 pub mod palette;
 pub mod paper;
@@ -25,6 +27,7 @@ mod quick;
 pub mod raster;
 pub mod reference;
 pub mod replay;
+pub mod report;
 pub mod task;
 pub mod ui;
 

@@ -86,6 +86,10 @@ pub struct Task {
     pub id: String,
     /// The prompt shown to the model.
     pub prompt: String,
+    /// `category` (empty when absent; the dataset has 25 labels).
+    pub category: String,
+    /// `difficulty` (`easy`, `medium`, `hard`, `very_hard`; empty when absent).
+    pub difficulty: String,
     /// The scoring criteria.
     pub criteria: Criteria,
 }
@@ -223,7 +227,13 @@ impl Task {
             }
             None => Criteria::from_value(v, path)?,
         };
-        Ok(Task { id: text("id"), prompt: text("prompt"), criteria })
+        Ok(Task {
+            id: text("id"),
+            prompt: text("prompt"),
+            category: text("category"),
+            difficulty: text("difficulty"),
+            criteria,
+        })
     }
 
     /// Reads a task from JSON text.

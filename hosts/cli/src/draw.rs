@@ -1,5 +1,6 @@
 //! `gobo draw`: DrawingBench evaluation (one action file, or a resumable parallel batch of
-//! JSON lines) and rendering of an action sequence to PNG. Reads files and the dataset; all
+//! JSON lines) and rendering of an action sequence to PNG (`episode` and `report` are in
+//! `draw_protocol`). Reads files and the dataset; all
 //! semantics are in `gobo::drawing`.
 
 use std::io::{Read, Write};
@@ -20,7 +21,7 @@ use crate::exit;
 use serde_json::Value;
 
 /// Environment variable naming the DrawingBench dataset file.
-const DATASET_ENV: &str = "GOBO_DRAWINGBENCH_DATASET";
+pub(crate) const DATASET_ENV: &str = "GOBO_DRAWINGBENCH_DATASET";
 
 #[derive(Debug, Args)]
 pub struct DrawArgs {
@@ -34,6 +35,11 @@ enum DrawCommand {
     Eval(EvalArgs),
     /// Render what the drawing app would show for an action file, as PNG.
     Render(RenderArgs),
+    /// Run the multi-turn protocol over an episode's turns: scores, feedback, whether another
+    /// turn is due (docs/drawing.md, Episodes).
+    Episode(crate::draw_protocol::EpisodeArgs),
+    /// The paper's tables from episode or eval rows (docs/drawing.md, Reports).
+    Report(crate::draw_protocol::ReportArgs),
 }
 
 /// Which task and UI layout a drawing is for (shared with `gobo pack --kind drawing`).
@@ -91,6 +97,8 @@ struct RenderArgs {
 pub fn run(args: DrawArgs) -> ExitCode {
     let result = match args.command {
         DrawCommand::Eval(a) => return eval(a),
+        DrawCommand::Episode(a) => return crate::draw_protocol::episode(a),
+        DrawCommand::Report(a) => return crate::draw_protocol::report(a),
         DrawCommand::Render(a) => render(a),
     };
     match result {
@@ -126,7 +134,7 @@ pub(crate) fn load_ui(args: &TaskArgs) -> Result<UiConfig, String> {
     }
 }
 
-fn load_dataset(args: &TaskArgs) -> Result<Vec<Task>, String> {
+pub(crate) fn load_dataset(args: &TaskArgs) -> Result<Vec<Task>, String> {
     let path = args
         .dataset
         .clone()
@@ -186,7 +194,7 @@ fn eval_inner(args: &EvalArgs) -> Result<ExitCode, String> {
 }
 
 /// Whether the file holds `needle`, read in chunks (a batch can be larger than memory).
-fn file_contains(path: &Path, needle: &[u8]) -> Result<bool, String> {
+pub(crate) fn file_contains(path: &Path, needle: &[u8]) -> Result<bool, String> {
     let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut buf = vec![0u8; 1 << 16];
     let mut kept = 0;

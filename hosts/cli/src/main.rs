@@ -11,6 +11,7 @@ mod conform;
 mod convert;
 mod diff_trace;
 mod draw;
+mod draw_protocol;
 mod edit_distance;
 mod exit;
 mod forge;
@@ -58,7 +59,7 @@ enum Command {
     Pack(pack::PackArgs),
     /// XLogo-Mini: evaluate code against tasks, print prompts, render pictures.
     Xlogo(xlogo::XlogoArgs),
-    /// DrawingBench: score action sequences (one file or a batch) and render them to PNG.
+    /// DrawingBench: score action sequences (one file or a batch), run multi-turn episodes, report the paper's tables, render to PNG.
     Draw(draw::DrawArgs),
     /// Run a Scratch project on the virtual clock and write its trace (docs/trace.md).
     Run(run::RunArgs),

@@ -60,6 +60,10 @@ pub struct ServeArgs {
     /// DrawingBench dataset for rows naming a task by index (default: $GOBO_DRAWINGBENCH_DATASET).
     #[arg(long)]
     drawingbench_dataset: Option<PathBuf>,
+    /// ScratchWorld suites' folder (manifest.json) for sessions made for a task (default:
+    /// $GOBO_BENCHMARKS/scratchworld, else the repository's benchmarks/scratchworld).
+    #[arg(long)]
+    scratchworld: Option<PathBuf>,
 }
 
 /// Run the subcommand.
@@ -68,6 +72,7 @@ pub fn run(a: ServeArgs) -> ExitCode {
     config.addr = a.addr;
     config.fsync = a.fsync;
     config.drawingbench_dataset = a.drawingbench_dataset;
+    config.scratchworld = a.scratchworld;
     config.limits = Limits {
         workers: a.workers,
         batch_workers: a.batch_workers,

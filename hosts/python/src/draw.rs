@@ -1,19 +1,25 @@
 //! `gobo.draw`: DrawingBench — `evaluate` (`gobo draw eval`), `evaluate_batch` (`gobo draw eval
 //! --batch`: rows in, rows out, the GIL released and every core used), `evaluate_jsonl` (the
-//! same on JSON Lines bytes), `feedback` (turn-2 feedback and the two-turn rule) and `render`
-//! (the canvas as PNG). Results are the core's (`gobo::drawing::batch`): the CLI's rows, as
+//! same on JSON Lines bytes), `feedback` (turn-2 feedback and the two-turn rule), `render`
+//! (the canvas as PNG), `episode` (`gobo draw episode`: the multi-turn protocol) and `report`
+//! (`gobo draw report`: the paper's tables). Results are the core's (`gobo::drawing::batch`): the CLI's rows, as
 //! dicts.
 
 use std::path::PathBuf;
 
 use gobo::drawing::actions::Actions;
 use gobo::drawing::batch::{eval_json, eval_line, needs_dataset, pick, profile as parse_profile};
-use gobo::drawing::feedback::{final_score as core_final_score, needs_second_turn as core_needs};
+use gobo::drawing::episode::{read_doc, EpisodeConfig, DEFAULT_MAX_TURNS};
+use gobo::drawing::feedback::{
+    final_score as core_final_score, needs_second_turn as core_needs, RETRY_BELOW,
+};
 use gobo::drawing::raster::Canvas;
+use gobo::drawing::report::report_of;
 use gobo::drawing::task::{dataset_from_json, Task};
 use gobo::drawing::ui::UiConfig;
 use gobo::drawing::{judge, Profile};
 use gobo_host::batch::{map_lines, map_rows, BatchOptions};
+use gobo_host::drawing::canvas_png;
 use gobo_host::png::{encode_png, PixelFormat};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
@@ -212,6 +218,84 @@ fn render<'py>(
     Ok(PyBytes::new(py, &png))
 }
 
+/// Runs the multi-turn protocol over an episode document (`gobo draw episode --json`): a dict,
+/// JSON text or bytes, or a path. With `render=True` each turn carries `canvas_png` (PNG
+/// bytes, or `None` for text that is not an action list).
+#[pyfunction]
+#[pyo3(signature = (episode, *, dataset=None, max_turns=DEFAULT_MAX_TURNS, stop_at=RETRY_BELOW, profile="drawingbench-1.0", ui=None, render=false))]
+#[allow(clippy::too_many_arguments)]
+fn episode<'py>(
+    py: Python<'py>,
+    episode: &Bound<'py, PyAny>,
+    dataset: Option<&Bound<'py, PyAny>>,
+    max_turns: u32,
+    stop_at: f64,
+    profile: &str,
+    ui: Option<&Bound<'py, PyAny>>,
+    render: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    const CMD: &str = "draw episode";
+    let config = EpisodeConfig { max_turns, stop_at, profile: self::profile(py, profile)? };
+    config.check().map_err(|e| error(py, CMD, e))?;
+    let ui = load_ui(py, ui)?;
+    let doc: Value = match text_or_input(episode, "episode")? {
+        Input::Data(v) => v,
+        other => {
+            let (name, text) = other.read_text(py, CMD, "episode")?;
+            serde_json::from_str(&text).map_err(|e| error(py, CMD, format!("{name}: {e}")))?
+        }
+    };
+    let tasks = if doc.get("task").is_none() && doc.get("task_index").is_some() {
+        load_dataset(py, dataset)?
+    } else {
+        Vec::new()
+    };
+    let parsed = read_doc(&doc, &tasks, config).map_err(|e| error(py, CMD, e))?;
+    let (row, pngs) = py.detach(|| {
+        let (episode, row) = parsed.run(&ui);
+        let pngs: Vec<Option<Vec<u8>>> = if render {
+            parsed.turns.iter().take(episode.turns.len()).map(|t| canvas_png(&t.raw, &ui)).collect()
+        } else {
+            Vec::new()
+        };
+        (Value::Object(row), pngs)
+    });
+    let out = to_py(py, &row)?;
+    if render {
+        let turns = out.get_item("turns")?;
+        for (k, png) in pngs.into_iter().enumerate() {
+            let value = match png {
+                Some(p) => PyBytes::new(py, &p).into_any(),
+                None => py.None().into_bound(py),
+            };
+            turns.get_item(k)?.set_item("canvas_png", value)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The paper's tables (`gobo draw report --json`) from result rows: episode rows or `draw
+/// eval` rows (an iterable of dicts). `dataset` names the category and difficulty of rows
+/// carrying only a `task_index`.
+#[pyfunction]
+#[pyo3(signature = (rows, *, dataset=None))]
+fn report<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyAny>,
+    dataset: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rows = self::rows(rows)?;
+    if rows.is_empty() {
+        return Err(error(py, "draw report", "no rows"));
+    }
+    let tasks = match dataset.filter(|d| !d.is_none()) {
+        Some(_) => load_dataset(py, dataset)?,
+        None => Vec::new(),
+    };
+    let doc = py.detach(|| report_of(&rows, &tasks).to_json());
+    to_py(py, &doc)
+}
+
 /// Registers `gobo._gobo.draw`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let m = PyModule::new(parent.py(), "draw")?;
@@ -222,5 +306,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(needs_second_turn, &m)?)?;
     m.add_function(wrap_pyfunction!(final_score, &m)?)?;
     m.add_function(wrap_pyfunction!(render, &m)?)?;
+    m.add_function(wrap_pyfunction!(episode, &m)?)?;
+    m.add_function(wrap_pyfunction!(report, &m)?)?;
     parent.add_submodule(&m)
 }

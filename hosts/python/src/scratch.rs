@@ -1,7 +1,7 @@
 //! `gobo.scratch`: Scratch 3 projects — `Project` (loaded and compiled once, picklable),
 //! `run` (trace rows or a summary, `gobo run`), `render` / `render_frames` (PNG bytes,
 //! `gobo render`), `test` / `test_batch` (suites with seeds, `gobo test`), `diff_trace`
-//! (`gobo diff-trace`) and `validate` (`gobo validate`); `observe`/`Session` live in `agent.rs`,
+//! (`gobo diff-trace`), `drift` (two runs compared, `POST /v1/metrics/drift`) and `validate` (`gobo validate`); `observe`/`Session` live in `agent.rs`,
 //! `patch`/`invert`/`diff` in `patch.rs`. Every call goes through the same
 //! `gobo-host` functions as the CLI and returns the CLI's `--json` shape; the GIL is released
 //! while the engine works.
@@ -442,6 +442,56 @@ fn diff_trace<'py>(
     to_py(py, &report.to_json())
 }
 
+/// ScratchEval's semantic drift of `candidate` from `gold` on one scenario (`POST
+/// /v1/metrics/drift`): both run under the same seed, their traces compared on `signals`
+/// (default the `scratcheval` set) at every `every`-th frame plus the last (default 10): the
+/// report of `gobo diff-trace A B --every N --signals ... --json` on the two `gobo run` traces.
+#[pyfunction]
+#[pyo3(signature = (gold, candidate, scenario=None, *, frames=None, seed=None, fps=30, signals=None, every=10, tolerance=0.0))]
+#[allow(clippy::too_many_arguments)]
+fn drift<'py>(
+    py: Python<'py>,
+    gold: &Bound<'py, PyAny>,
+    candidate: &Bound<'py, PyAny>,
+    scenario: Option<&Bound<'py, PyAny>>,
+    frames: Option<u64>,
+    seed: Option<u32>,
+    fps: u32,
+    signals: Option<Vec<String>>,
+    every: u64,
+    tolerance: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !(tolerance.is_finite() && tolerance >= 0.0) {
+        return Err(error(py, "drift", "tolerance is a number >= 0"));
+    }
+    let names = signals.unwrap_or_else(|| vec![String::from("scratcheval")]);
+    let signals = Signal::parse_list(&names).map_err(|e| error(py, "drift", e))?;
+    let opts = DiffOptions { signals, restrict_first: true, tolerance, every };
+    let (gold, candidate) =
+        (load_project(py, gold, "drift")?, load_project(py, candidate, "drift")?);
+    let sc = self::scenario(py, scenario, "drift")?;
+    let run = RunOptions { frames, seed, fps, ..RunOptions::default() };
+    let report = py.detach(|| -> Result<Value, String> {
+        let trace = |state: &State| -> Result<String, String> {
+            let assets = sb3::AssetLoad {
+                missing: state.missing_assets,
+                packed_from_json: state.packed_from_json,
+            };
+            let source = Source { project: &state.name, md5: state.md5.as_deref(), assets };
+            let mut out = String::new();
+            run_trace(state.image.clone(), &sc, &run, source, &mut |line| {
+                out.push_str(line);
+                out.push('\n');
+            })
+            .map_err(|e| e.to_string())?;
+            Ok(out)
+        };
+        let (a, b) = (trace(&gold)?, trace(&candidate)?);
+        diff_traces(&a, &b, &opts).map(|r| r.to_json()).map_err(|e| e.to_string())
+    });
+    to_py(py, &report.map_err(|e| error(py, "drift", e))?)
+}
+
 /// The files of a project argument (a `Project`, a path, bytes or a dict) and the name its
 /// errors use; read errors are `GoboError`s of `command`.
 pub(crate) fn project_files(
@@ -504,6 +554,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_frames, &m)?)?;
     m.add_function(wrap_pyfunction!(test, &m)?)?;
     m.add_function(wrap_pyfunction!(diff_trace, &m)?)?;
+    m.add_function(wrap_pyfunction!(drift, &m)?)?;
     m.add_function(wrap_pyfunction!(validate, &m)?)?;
     crate::agent::register(&m)?;
     crate::patch::register(&m)?;

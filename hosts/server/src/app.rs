@@ -1,5 +1,5 @@
 //! The running server's parts and their lifetime: the [`Engine`] context worker threads read
-//! (limits, blobs, the DrawingBench dataset), the worker pool, the database, the batch jobs
+//! (limits, blobs, the DrawingBench dataset, the ScratchWorld tasks), the worker pool, the database, the batch jobs
 //! and the sessions, started in order by [`App::start`] (which fails with a clear message on an unusable data
 //! folder) and stopped in reverse by [`App::shutdown`].
 
@@ -16,6 +16,7 @@ use crate::pool::Pool;
 use crate::rows::{JobOptions, RowEval};
 use crate::sessions::Sessions;
 use crate::store::{Store, StoreError};
+use crate::tasks::ScratchworldTasks;
 
 /// Environment variable naming the DrawingBench dataset file (as for `gobo draw`).
 pub const DATASET_ENV: &str = "GOBO_DRAWINGBENCH_DATASET";
@@ -65,6 +66,8 @@ pub struct Engine {
     pub blobs: Arc<Blobs>,
     /// The DrawingBench dataset.
     pub drawing: DrawingDataset,
+    /// The ScratchWorld tasks sessions can be made for.
+    pub scratchworld: ScratchworldTasks,
 }
 
 /// The server.
@@ -91,6 +94,7 @@ impl App {
         let engine = Arc::new(Engine {
             blobs: Arc::new(Blobs::new(Arc::clone(&store))),
             drawing: DrawingDataset::new(config.drawingbench_dataset.clone()),
+            scratchworld: ScratchworldTasks::new(config.scratchworld.clone()),
             limits: limits.clone(),
         });
         let pool = Arc::new(Pool::start(

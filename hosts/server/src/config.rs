@@ -96,6 +96,9 @@ pub struct ServerConfig {
     /// The DrawingBench dataset (`dataset_consolidated.json`) for rows that name a task by
     /// index (default: `$GOBO_DRAWINGBENCH_DATASET`).
     pub drawingbench_dataset: Option<PathBuf>,
+    /// The ScratchWorld suites' folder holding `manifest.json`, for sessions made for a task
+    /// (default: `$GOBO_BENCHMARKS/scratchworld`, else the repository's).
+    pub scratchworld: Option<PathBuf>,
 }
 
 impl ServerConfig {
@@ -107,6 +110,7 @@ impl ServerConfig {
             limits: Limits::default(),
             fsync: false,
             drawingbench_dataset: None,
+            scratchworld: None,
         }
     }
 }

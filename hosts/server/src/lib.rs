@@ -8,6 +8,7 @@
 //!   async runtime's threads);
 //! - [`store`]: the SQLite database (WAL) under `--data`; [`blobs`], [`jobs`], [`rows`] and
 //!   [`sessions`]: what is kept in it;
+//! - [`tasks`]: the ScratchWorld tasks sessions can be made for;
 //! - [`routes`]: the endpoints; [`openapi`]: their OpenAPI 3.1 document; [`error`]: the error
 //!   answers; [`input`]: projects and suites given by value or by reference.
 
@@ -24,6 +25,7 @@ pub mod routes;
 pub mod rows;
 pub mod sessions;
 pub mod store;
+pub mod tasks;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -1,5 +1,6 @@
 //! Composite sessions held by the server (`docs/server.md`, "Sessions"): each is a core
-//! [`Session`] plus the blob holding its project's assets, kept in memory and in the
+//! [`Session`] plus the blob holding its project's assets (and, for a session made for a
+//! ScratchWorld task, the task and the blob of its suite), kept in memory and in the
 //! database's `sessions` table (the core's own bytes, [`Session::to_bytes`]), so a restart loses
 //! none: after a restart a session is read back from the database on first use.
 //!
@@ -33,6 +34,7 @@ use crate::error::ApiError;
 use crate::ids::{new_id, well_formed};
 use crate::input::files_of;
 use crate::store::{now_ms, Store, WriteFn};
+use crate::tasks::TaskBinding;
 
 /// The prefix of session ids.
 pub const PREFIX: &str = "s";
@@ -48,6 +50,8 @@ pub struct Live {
     pub gold: Option<String>,
     /// When it was made (milliseconds since 1970).
     pub created_ms: i64,
+    /// The ScratchWorld task it was made for, whose suite judges it by default.
+    pub task: Option<TaskBinding>,
 }
 
 impl Live {
@@ -85,11 +89,14 @@ struct Row {
     source: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     gold: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    task: Option<TaskBinding>,
 }
 
 impl Row {
     fn of(live: &Live) -> Result<String, ApiError> {
-        let row = Row { source: live.source.clone(), gold: live.gold.clone() };
+        let row =
+            Row { source: live.source.clone(), gold: live.gold.clone(), task: live.task.clone() };
         serde_json::to_string(&row).map_err(|e| ApiError::internal(e.to_string()))
     }
 }
@@ -306,7 +313,13 @@ impl Sessions {
                 .map_err(|e| ApiError::internal(format!("stored session {id}: {e}")))?;
             let session = Session::from_bytes(&snapshot)
                 .map_err(|e| ApiError::internal(format!("stored session {id}: {e}")))?;
-            slot.live = Some(Live { session, source: row.source, gold: row.gold, created_ms });
+            slot.live = Some(Live {
+                session,
+                source: row.source,
+                gold: row.gold,
+                created_ms,
+                task: row.task,
+            });
         }
         slot.live.as_mut().ok_or_else(|| unknown(id))
     }

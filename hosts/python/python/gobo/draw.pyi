@@ -80,3 +80,33 @@ def final_score(turn1: float, turn2: float | None = None) -> float:
 def render(actions: Actions, *, ui: Source | None = None) -> bytes:
     """What the drawing app shows after the actions, as PNG bytes (RGBA, erased pixels
     transparent; ``gobo draw render``)."""
+
+def episode(
+    episode: Source,
+    *,
+    dataset: Union[PathLike, bytes, None] = None,
+    max_turns: int = 2,
+    stop_at: float = 0.9,
+    profile: str = "drawingbench-1.0",
+    ui: Source | None = None,
+    render: bool = False,
+) -> dict[str, Json]:
+    """Runs DrawingBench's multi-turn protocol over an episode document ``{id?, task |
+    task_index, turns: [...], max_turns?, stop_at?, profile?, model?, category?,
+    difficulty?}`` (a dict, JSON text or bytes, or a path; docs/drawing.md, Episodes) and
+    returns the row of ``gobo draw episode --json``: each turn that ran with its ``draw eval``
+    row, ``first_score``, ``final_score``, ``stopped``, ``needs_next_turn``, ``next_turn`` and
+    ``feedback_text``. The keywords are the defaults the document may override. With
+    ``render=True`` each turn also carries ``canvas_png`` (PNG bytes, or ``None`` for text that
+    is not an action list). A document that cannot be run raises :class:`gobo.GoboError`."""
+
+def report(
+    rows: Iterable[Mapping[str, Json]],
+    *,
+    dataset: Union[PathLike, bytes, None] = None,
+) -> dict[str, Json]:
+    """The DrawingBench paper's tables from result rows (episode rows or ``draw eval`` rows):
+    the document of ``gobo draw report --json`` (overall first and final turn, by difficulty,
+    category and model, improvement distribution, issue types, action counts). ``dataset``
+    names the category and difficulty of rows carrying only a ``task_index``. No rows raises
+    :class:`gobo.GoboError`."""

@@ -129,6 +129,24 @@ def diff_trace(
     ``every`` scores every N-th frame plus the last (SPEC §2.8 drift: 10; 0 scores every
     frame)."""
 
+def drift(
+    gold: ProjectLike,
+    candidate: ProjectLike,
+    scenario: Source | None = None,
+    *,
+    frames: int | None = None,
+    seed: int | None = None,
+    fps: int = 30,
+    signals: Sequence[str] | None = None,
+    every: int = 10,
+    tolerance: float = 0.0,
+) -> dict[str, Json]:
+    """ScratchEval's semantic drift of ``candidate`` from ``gold`` on one scenario (``POST
+    /v1/metrics/drift``): both run under the same seed and their traces are compared on
+    ``signals`` (default the ``scratcheval`` set: all but says) at every ``every``-th frame plus
+    the last: the report of ``gobo diff-trace GOLD.trace CAND.trace --every N --signals ...
+    --json`` on the two ``gobo run --trace`` traces."""
+
 def validate(project: ProjectLike, *, assets: bool = True) -> dict[str, Json]:
     """Structural validation (``gobo validate --json``, codes in docs/patches.md): ``{valid,
     errors, warnings, findings: [{code, path, severity, message}]}``. Dropped references are

@@ -29,6 +29,7 @@ use crate::error::{ApiError, ApiJson, ApiQuery, ErrorBody};
 use crate::input::{files_of, project_bytes};
 use crate::sessions::Live;
 use crate::store::now_ms;
+use crate::tasks::TaskBinding;
 
 /// `POST /v1/sessions` (and ScratchWorld's `POST /sessions`).
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -59,6 +60,13 @@ pub struct CreateRequest {
     pub auto_observe: Option<bool>,
     /// Add the observation after the action to every response (default false).
     pub observe_each: Option<bool>,
+    /// A ScratchWorld task name (`benchmarks/scratchworld/manifest.json`): the session keeps
+    /// the task's suite, and `evaluate` without a suite judges with it. The task's starter
+    /// project is still given as `project` (inline or by blob ref).
+    pub task: Option<String>,
+    /// The task's suite flavour: `compat` (the original script's behaviour, the default) or
+    /// `strict` (the task's stated intent).
+    pub flavour: Option<String>,
 }
 
 impl CreateRequest {
@@ -118,12 +126,45 @@ async fn read_gold(app: &Arc<App>, raw: Box<RawValue>) -> Result<String, ApiErro
     Ok(app.engine.blobs.put(bytes).await?)
 }
 
+/// Looks up a ScratchWorld task and stores its suite as a blob (the session keeps the suite as
+/// it is now, so a restart or an edited folder does not change how it is judged).
+async fn read_task(
+    app: &Arc<App>,
+    name: String,
+    flavour: Option<String>,
+) -> Result<TaskBinding, ApiError> {
+    let a = Arc::clone(app);
+    let found =
+        app.pool.run(move || a.engine.scratchworld.find(&name, flavour.as_deref())).await??;
+    let suite = app.engine.blobs.put(found.suite).await?;
+    Ok(TaskBinding {
+        name: found.name,
+        category: found.category,
+        flavour: found.flavour.name().to_string(),
+        suite,
+    })
+}
+
+/// The `task` object of a session's answers: `{name, category, flavour, suite_ref}`, or null.
+pub fn task_json(live: &Live) -> Value {
+    live.task.as_ref().map_or(Value::Null, |t| {
+        json!({"name": t.name, "category": t.category, "flavour": t.flavour, "suite_ref": t.suite})
+    })
+}
+
 /// A new session (blob stored, row committed); returns its id and first observation.
 pub async fn create_session(
     app: &Arc<App>,
     req: CreateRequest,
 ) -> Result<(String, Live, Value), ApiError> {
     let config = req.config();
+    let task = match req.task.clone() {
+        Some(name) => Some(read_task(app, name, req.flavour.clone()).await?),
+        None if req.flavour.is_some() => {
+            return Err(ApiError::invalid("invalid_request", "flavour needs a task").at("flavour"))
+        }
+        None => None,
+    };
     let gold = match req.gold {
         Some(raw) => Some(read_gold(app, raw).await?),
         None => None,
@@ -138,7 +179,7 @@ pub async fn create_session(
             let observation = session.observe();
             let obs = serde_json::to_value(&observation)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
-            Ok::<_, ApiError>((Live { session, source, gold, created_ms: now_ms() }, obs))
+            Ok::<_, ApiError>((Live { session, source, gold, created_ms: now_ms(), task }, obs))
         })
         .await??;
     let id = app.sessions.insert(live.clone()).await?;
@@ -168,6 +209,7 @@ pub async fn create(
         "max_steps": live.session.config().max_steps,
         "done": live.session.finished().is_some(),
         "project_ref": live.source,
+        "task": task_json(&live),
         "observation": observation,
     });
     Ok((StatusCode::CREATED, Json(body)).into_response())
@@ -209,6 +251,7 @@ fn info_of(id: &str, live: &Live) -> Value {
         },
         "project_ref": live.source,
         "gold_ref": live.gold,
+        "task": task_json(live),
         "created_ms": live.created_ms,
     })
 }
@@ -569,9 +612,10 @@ pub async fn project(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvaluateRequest {
-    /// The suite (`docs/test-suite.md`): an object, or its JSON text.
-    #[schema(value_type = Object)]
-    pub suite: Box<RawValue>,
+    /// The suite (`docs/test-suite.md`): an object, or its JSON text. Default: the suite of
+    /// the task the session was made for.
+    #[schema(value_type = Option<Object>)]
+    pub suite: Option<Box<RawValue>>,
     /// Rerun under these seeds (default: once, under the suite's seed).
     pub seeds: Option<Seeds>,
     /// Pass-rate threshold of a passing case with seeds (default 0.9).
@@ -590,8 +634,36 @@ pub async fn evaluate_on(
     sessions
         .call(app, id, move |live, a| {
             let files = live.files(&a.engine.blobs)?;
+            let task_suite;
+            let suite: &RawValue = match (&req.suite, &live.task) {
+                (Some(s), _) => s,
+                (None, Some(t)) => {
+                    let bytes =
+                        a.engine.blobs.get(&t.suite).map_err(ApiError::from)?.ok_or_else(|| {
+                            ApiError::internal(format!(
+                                "the session's suite blob {} is missing",
+                                t.suite
+                            ))
+                        })?;
+                    // The suite blob is JSON text: handed over as a JSON string.
+                    let text = String::from_utf8_lossy(&bytes).into_owned();
+                    task_suite = RawValue::from_string(
+                        serde_json::to_string(&text)
+                            .map_err(|e| ApiError::internal(e.to_string()))?,
+                    )
+                    .map_err(|e| ApiError::internal(e.to_string()))?;
+                    &task_suite
+                }
+                (None, None) => {
+                    return Err(ApiError::invalid(
+                        "invalid_request",
+                        "missing field `suite` (this session was not made for a task)",
+                    )
+                    .at("suite"))
+                }
+            };
             let judging = Judging {
-                suite: &req.suite,
+                suite,
                 seeds: req.seeds.as_ref(),
                 theta_pass: req.theta_pass,
                 theta_fail: req.theta_fail,
