@@ -60,6 +60,9 @@ pub trait Subject {
     fn act(&mut self, action: &Action) -> Result<(), String>;
     /// Runs one frame and writes its observation into `out` (`out.frame` is set by the runner).
     fn step(&mut self, out: &mut Snapshot) -> Result<(), String>;
+    /// Block operations run so far (`Vm::block_ops`); a subject that runs no blocks, such
+    /// as a recorded trace, reports 0.
+    fn block_ops(&self) -> u64;
 }
 
 /// The verdict on one case.
@@ -71,6 +74,8 @@ pub struct CaseVerdict {
     pub reason: Option<String>,
     /// Frames run.
     pub frames: u64,
+    /// Block operations run (the subject's [`Subject::block_ops`]).
+    pub block_ops: u64,
 }
 
 struct Runner<'a, S> {
@@ -247,7 +252,9 @@ impl<S: Subject> Runner<'_, S> {
                     o.observed
                 ));
             }
-            self.step()?;
+            // A case budget (or a subject's cap) running out mid-wait says what was awaited.
+            self.step()
+                .map_err(|e| format!("{e}, waiting for {}; {}", d::check(check), o.observed))?;
         }
     }
 
@@ -320,6 +327,7 @@ pub fn run_case<S: Subject>(
         passed: result.is_ok(),
         reason: result.err(),
         frames: r.frames(),
+        block_ops: r.subject.block_ops(),
     }
 }
 
@@ -344,6 +352,7 @@ where
                 passed: false,
                 reason: Some(format!("the project could not start: {e}")),
                 frames: 0,
+                block_ops: 0,
             },
         })
         .collect()
