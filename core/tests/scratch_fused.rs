@@ -1,8 +1,8 @@
 //! Fused-vs-general differential test: every Scratch project in the repository (goldens,
 //! examples, bench workloads and `fixtures/scratch/fused`, which holds every fusible shape next
 //! to general ones) runs twice, with `Config::fuse` on and off, under several warp-check and
-//! tick budgets; the trace lines (every frame's state) and the number of random draws must be
-//! identical. The fused forms (`vm::fast`) promise exactly scratch-vm's behaviour, including
+//! tick budgets; the trace lines (every frame's state), the number of random draws and the
+//! block operations (`Vm::block_ops`, after every frame) must be identical. The fused forms (`vm::fast`) promise exactly scratch-vm's behaviour, including
 //! where warp loops run out of warp checks. The register tier (`Config::tier`) is off in both
 //! runs here (`scratch_tier.rs` compares it with the interpreter).
 
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use gobo::scratch::compile::compile;
 use gobo::scratch::project::load;
 use gobo::scratch::scenario::Scenario;
-use gobo::scratch::trace::run_frames;
+use gobo::scratch::trace::frame_line;
 use gobo::scratch::vm::{Config, Vm};
 
 fn root() -> PathBuf {
@@ -50,12 +50,22 @@ fn projects() -> Vec<(String, PathBuf, Option<PathBuf>)> {
     out
 }
 
-/// The trace lines and the random draws of `frames` frames.
+/// The trace lines (each with the block operations so far) and the random draws of `frames`
+/// frames (as `trace::run_frames` writes them: none for a frame a budget abandoned).
 fn run(project: &[u8], sc: &Scenario, cfg: Config, frames: u64) -> (Vec<String>, u64) {
     let img = compile(&load(project).expect("load")).expect("compile");
     let mut vm = Vm::new(img, cfg).expect("vm");
     let mut lines = Vec::new();
-    run_frames(&mut vm, sc, frames, false, &mut |l| lines.push(l.to_string()));
+    for f in 0..frames {
+        let (names, inputs): (Vec<&str>, Vec<_>) =
+            sc.at(f).map(|(_, name, input)| (name.as_str(), input.clone())).unzip();
+        vm.step_frame(&inputs);
+        if vm.stopped().is_some() {
+            break;
+        }
+        let line = frame_line(&vm.observe(), &names);
+        lines.push(format!("{line} block_ops={}", vm.block_ops()));
+    }
     (lines, vm.random_calls())
 }
 

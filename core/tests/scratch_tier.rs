@@ -3,7 +3,9 @@
 //! number-heavy projects (`tier_gen`) give identical frames: every trace line (which tags
 //! NaN, ±Infinity, -0 and tells strings from numbers), every variable and list item, and the
 //! number of random draws, under several warp-check and pass budgets (so warp loops run out of
-//! checks inside nested loops and resume from rebuilt frames).
+//! checks inside nested loops and resume from rebuilt frames). The block operations
+//! (`Vm::block_ops`) are compared after every frame too, and counted on a hand-made script with
+//! the tier, the fused forms and the general path.
 
 mod tier_gen;
 
@@ -102,7 +104,7 @@ fn run(project: &[u8], sc: &Scenario, cfg: Config, frames: u64) -> (Vec<String>,
         inputs.extend(sc.at(f).map(|(_, _, i)| i.clone()));
         vm.step_frame(&inputs);
         lines.push(frame_line(&vm.observe(), &[]));
-        lines.push(state(&vm));
+        lines.push(format!("{} block_ops={}", state(&vm), vm.block_ops()));
     }
     (lines, vm.random_calls(), regions)
 }
@@ -223,5 +225,114 @@ fn tier_keeps_warp_budget_and_yields_inside_nested_loops() {
     for warp_checks in [1, 2, 3] {
         let cfg = Config { warp_checks, ticks_per_frame: 2, ..Config::default() };
         compare("seed 7", bytes, &Scenario::green_flag(), &cfg, 60);
+    }
+}
+
+/// A sprite whose green-flag script is `repeat (3) { change v by 1; if v > 1 { change w by 1 } }`
+/// then `say (v)`, with `warp` making it a warp custom block's body instead.
+fn counted_project(warp: bool) -> String {
+    let var = |name: &str| serde_json::json!([name, format!("v_{name}")]);
+    let mut blocks = serde_json::json!({
+        "rep": {"opcode": "control_repeat", "next": "say", "parent": "top",
+                "inputs": {"TIMES": [1, [6, "3"]], "SUBSTACK": [2, "chv"]}, "fields": {},
+                "shadow": false, "topLevel": false},
+        "chv": {"opcode": "data_changevariableby", "next": "if", "parent": "rep",
+                "inputs": {"VALUE": [1, [4, "1"]]}, "fields": {"VARIABLE": var("v")},
+                "shadow": false, "topLevel": false},
+        "if": {"opcode": "control_if", "next": null, "parent": "chv",
+               "inputs": {"CONDITION": [2, "gt"], "SUBSTACK": [2, "chw"]}, "fields": {},
+               "shadow": false, "topLevel": false},
+        "getv": {"opcode": "data_variable", "next": null, "parent": "gt", "inputs": {},
+                 "fields": {"VARIABLE": var("v")}, "shadow": false, "topLevel": false},
+        "gt": {"opcode": "operator_gt", "next": null, "parent": "if",
+               "inputs": {"OPERAND1": [3, "getv", [10, ""]], "OPERAND2": [1, [10, "1"]]},
+               "fields": {}, "shadow": false, "topLevel": false},
+        "chw": {"opcode": "data_changevariableby", "next": null, "parent": "if",
+                "inputs": {"VALUE": [1, [4, "1"]]}, "fields": {"VARIABLE": var("w")},
+                "shadow": false, "topLevel": false},
+        "say": {"opcode": "looks_say", "next": null, "parent": "rep",
+                "inputs": {"MESSAGE": [1, [10, "done"]]}, "fields": {},
+                "shadow": false, "topLevel": false}
+    });
+    let b = blocks.as_object_mut().expect("blocks");
+    let hat = |next: &str| {
+        serde_json::json!({"opcode": "event_whenflagclicked", "next": next, "parent": null,
+                           "inputs": {}, "fields": {}, "shadow": false, "topLevel": true,
+                           "x": 0, "y": 0})
+    };
+    if warp {
+        let proto = serde_json::json!({"opcode": "procedures_prototype", "next": null,
+            "parent": "def", "inputs": {}, "fields": {}, "shadow": true, "topLevel": false,
+            "mutation": {"tagName": "mutation", "children": [], "proccode": "count",
+                         "argumentids": "[]", "argumentnames": "[]",
+                         "argumentdefaults": "[]", "warp": "true"}});
+        b.insert("proto".into(), proto);
+        b.insert(
+            "def".into(),
+            serde_json::json!({"opcode": "procedures_definition",
+            "next": "rep", "parent": null, "inputs": {"custom_block": [1, "proto"]},
+            "fields": {}, "shadow": false, "topLevel": true, "x": 0, "y": 300}),
+        );
+        b["rep"]["parent"] = "def".into();
+        b.insert("top".into(), hat("call"));
+        b.insert(
+            "call".into(),
+            serde_json::json!({"opcode": "procedures_call", "next": null,
+            "parent": "top", "inputs": {}, "fields": {}, "shadow": false, "topLevel": false,
+            "mutation": {"tagName": "mutation", "children": [], "proccode": "count",
+                         "argumentids": "[]", "warp": "true"}}),
+        );
+    } else {
+        b.insert("top".into(), hat("rep"));
+    }
+    let costume = serde_json::json!([{"name": "c1", "bitmapResolution": 1, "dataFormat": "svg",
+        "assetId": "00000000000000000000000000000000",
+        "md5ext": "00000000000000000000000000000000.svg",
+        "rotationCenterX": 0, "rotationCenterY": 0}]);
+    serde_json::json!({
+        "targets": [
+            {"isStage": true, "name": "Stage", "variables": {"v_v": ["v", 0], "v_w": ["w", 0]},
+             "lists": {}, "broadcasts": {}, "blocks": {}, "comments": {}, "currentCostume": 0,
+             "costumes": costume, "sounds": [], "volume": 100, "layerOrder": 0, "tempo": 60},
+            {"isStage": false, "name": "Counter", "variables": {}, "lists": {}, "broadcasts": {},
+             "blocks": blocks, "comments": {}, "currentCostume": 0, "costumes": costume,
+             "sounds": [], "volume": 100, "layerOrder": 1, "visible": true, "x": 0, "y": 0,
+             "size": 100, "direction": 90, "draggable": false, "rotationStyle": "all around"}
+        ],
+        "monitors": [], "extensions": [], "meta": {"semver": "3.0.0", "vm": "5.0.300"}
+    })
+    .to_string()
+}
+
+/// Block operations are scratch-vm's `execute()` calls on stack blocks: the `repeat (3)` four
+/// times (three iterations and the test that ends it), each `change` and `if` once per
+/// iteration, the inner `change` twice, `say` once: 13; inside a warp custom block two more,
+/// the call and the definition block it steps to (`stepToProcedure` pushes it and
+/// `stepThread` executes it). The same with the register tier, the fused forms and the
+/// general path.
+#[test]
+fn block_ops_count_each_executed_block_in_every_tier() {
+    for (warp, want) in [(false, 13), (true, 15)] {
+        let json = counted_project(warp);
+        let modes = [
+            ("tier", Config::default()),
+            ("fused", Config { tier: false, ..Config::default() }),
+            ("general", Config { tier: false, fuse: false, ..Config::default() }),
+        ];
+        for (mode, cfg) in modes {
+            let img = compile(&load(json.as_bytes()).expect("load")).expect("compile");
+            let mut vm = Vm::new(img, cfg).expect("vm");
+            if mode == "tier" {
+                assert_eq!(vm.tier_regions(), 1, "the repeat compiles");
+            }
+            vm.step_frame(&[Input::GreenFlag]);
+            for _ in 0..10 {
+                vm.step_frame(&[]);
+            }
+            let o = vm.observe();
+            let v = o.globals.iter().find(|(n, _)| &**n == "w").map(|(_, v)| v.clone());
+            assert!(matches!(v, Some(Value::Num(n)) if n == 2.0), "{mode}: the script ran");
+            assert_eq!(vm.block_ops(), want, "{mode}, warp {warp}");
+        }
     }
 }

@@ -141,7 +141,7 @@ fn inputs_repeats_and_the_first_frame() {
             ),
             (
                 "fail: a wait cut off by the case's budget",
-                "the case ran out of its 1 s budget while waiting for variable score to be 5",
+                "the case ran out of its 1 s budget, waiting for variable score to be 5",
             ),
             ("fail: at least three backdrops", "expected at least 3 backdrops at 0 s; it has 1"),
             ("fail: Walker was at x 50 at the mark", "at 0.3 s: Walker: x is 100"),

@@ -40,6 +40,11 @@ impl Toy {
 }
 
 impl Subject for Toy {
+    /// The toy runs no blocks.
+    fn block_ops(&self) -> u64 {
+        0
+    }
+
     fn act(&mut self, action: &Action) -> Result<(), String> {
         self.queued.push(action.clone());
         Ok(())
@@ -201,6 +206,20 @@ fn waits_time_out_and_budgets_run_out() {
     assert!(v.passed, "{:?}", v.reason);
     let (_, v) = run(r#"{"tests": [{"name": "t", "timeout": 1, "steps": [{"wait": 5}]}]}"#, 0);
     assert_eq!(v.reason.as_deref(), Some("step 1: the case ran out of its 1 s budget"));
+    assert_eq!(v.frames, 30);
+    // A wait that outlives the case's budget says what it was waiting for.
+    let (_, v) = run(
+        r#"{"tests": [{"name": "t", "timeout": 1, "steps": [{"do": "green_flag"},
+            {"wait": {"until": {"variable": "score", "equals": 1}, "timeout": 600}}]}]}"#,
+        0,
+    );
+    assert_eq!(
+        v.reason.as_deref(),
+        Some(
+            "step 2: the case ran out of its 1 s budget, waiting for variable score to be 1; \
+             it is 0"
+        )
+    );
     assert_eq!(v.frames, 30);
 }
 

@@ -134,7 +134,8 @@ pub struct Evidence {
     pub keyframes: Vec<usize>,
     /// The parameters.
     pub config: RecordConfig,
-    /// Engine work: frames stepped (both programs), images written and their bytes.
+    /// Engine work: frames stepped and block operations run (both programs), images written
+    /// and their bytes.
     pub work: Work,
     /// PNG bytes of each sample (not in the manifest).
     #[serde(skip)]
@@ -261,6 +262,7 @@ pub fn record(
         writer.finish().map_err(enc)?;
     }
     work.runs = u64::from(n);
+    work.block_ops = sides.iter().map(|s| s.vm.block_ops()).sum();
     let keyframes = keyframes(&samples, cfg.keyframes);
     let pictures: Vec<Vec<u8>> =
         keyframes.iter().map(|&k| decode(&pngs[k])).collect::<Result<_, _>>()?;

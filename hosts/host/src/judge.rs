@@ -274,6 +274,14 @@ impl<S: Subject> Subject for Budgeted<'_, S> {
         self.inner.act(action)
     }
 
+    fn block_ops(&self) -> u64 {
+        self.inner.block_ops()
+    }
+
+    fn initial(&self) -> Option<Snapshot> {
+        self.inner.initial()
+    }
+
     fn step(&mut self, out: &mut Snapshot) -> Result<(), String> {
         let n = self.used.get() + 1;
         self.used.set(n);

@@ -99,6 +99,9 @@ impl core::error::Error for OracleError {}
 pub struct Work {
     /// VM frames stepped.
     pub frames: u64,
+    /// Block operations: statement blocks the VMs executed
+    /// ([`Vm::block_ops`](crate::scratch::vm::Vm::block_ops)).
+    pub block_ops: u64,
     /// Case runs (one case under one seed).
     pub runs: u64,
     /// Images rendered.
@@ -111,9 +114,17 @@ impl Work {
     /// Adds `other` to this.
     pub fn add(&mut self, other: &Work) {
         self.frames += other.frames;
+        self.block_ops += other.block_ops;
         self.runs += other.runs;
         self.images += other.images;
         self.image_bytes += other.image_bytes;
+    }
+
+    /// Counts one case run of `frames` frames and `block_ops` block operations.
+    pub fn run(&mut self, frames: u64, block_ops: u64) {
+        self.frames += frames;
+        self.block_ops += block_ops;
+        self.runs += 1;
     }
 }
 
@@ -215,8 +226,7 @@ pub fn record_gold(prep: &Prepared, gold: &Image, cfg: &OracleConfig) -> Recordi
             })
             .collect();
         for r in &runs {
-            out.work.frames += r.frames;
-            out.work.runs += 1;
+            out.work.run(r.frames, r.block_ops);
         }
         out.cases.push((table, runs));
     }
@@ -337,8 +347,7 @@ pub fn synthesize(
     let mut bug_runs: Vec<Vec<Run>> = Vec::new();
     for (ci, case) in prep.suite.cases.iter().enumerate() {
         let run = record::record(buggy, &prep.facts, prep.suite.fps, case, 1, &mut tables[ci], cfg);
-        work.frames += run.frames;
-        work.runs += 1;
+        work.run(run.frames, run.block_ops);
         bug_runs.push(alloc::vec![run]);
     }
     let dropped: Vec<[String; 2]> = prep
@@ -387,8 +396,7 @@ pub fn synthesize(
                 &mut tables[ci],
                 cfg,
             );
-            work.frames += run.frames;
-            work.runs += 1;
+            work.run(run.frames, run.block_ops);
             bug_runs[ci].push(run);
         }
     }
@@ -554,8 +562,7 @@ fn judge(
                 VmSubject::new(image.clone(), parsed.fps, s)
             });
             for c in &v {
-                work.frames += c.frames;
-                work.runs += 1;
+                work.run(c.frames, c.block_ops);
             }
             v
         })

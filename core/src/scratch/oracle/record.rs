@@ -125,6 +125,8 @@ pub struct Run {
     pub reason: Option<String>,
     /// Frames run.
     pub frames: u64,
+    /// Block operations run.
+    pub block_ops: u64,
     /// `(frame, state)` every `every` frames.
     pub checkpoints: Vec<(u64, State)>,
     /// The state after the last frame.
@@ -190,6 +192,14 @@ impl Subject for Recorder<'_> {
         self.inner.act(action)
     }
 
+    fn block_ops(&self) -> u64 {
+        self.inner.block_ops()
+    }
+
+    fn initial(&self) -> Option<Snapshot> {
+        self.inner.initial()
+    }
+
     fn step(&mut self, out: &mut Snapshot) -> Result<(), String> {
         if self.run.frames >= self.cap {
             return Err(alloc::format!("the oracle's tick budget of {} frames ran out", self.cap));
@@ -244,5 +254,6 @@ pub fn record(
     run.last = last;
     run.completed = verdict.passed;
     run.reason = verdict.reason;
+    run.block_ops = verdict.block_ops;
     run
 }

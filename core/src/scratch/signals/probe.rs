@@ -186,8 +186,8 @@ pub fn probe(
         for seed in 1..=u64::from(cfg.seeds) {
             let g = record(gold, &prep.facts, prep.suite.fps, case, seed, &mut table, &ocfg);
             let b = record(buggy, &prep.facts, prep.suite.fps, case, seed, &mut table, &ocfg);
-            work.frames += g.frames + b.frames;
-            work.runs += 2;
+            work.run(g.frames, g.block_ops);
+            work.run(b.frames, b.block_ops);
             runs += 1;
             row.gold_passes += u32::from(g.completed);
             row.buggy_passes += u32::from(b.completed);

@@ -229,6 +229,14 @@ impl Subject for Capped {
         self.inner.act(action)
     }
 
+    fn block_ops(&self) -> u64 {
+        self.inner.block_ops()
+    }
+
+    fn initial(&self) -> Option<Snapshot> {
+        self.inner.initial()
+    }
+
     fn step(&mut self, out: &mut Snapshot) -> Result<(), String> {
         if self.frames >= self.cap {
             self.hit = true;
@@ -253,8 +261,7 @@ fn smoke(suite: &Suite, facts: &ProjectFacts, image: &Image, cap: u64) -> StageR
         };
         let mut subject = Capped { inner, frames: 0, cap, hit: false };
         let v = run_case(case, suite.fps, facts, &mut subject);
-        work.frames += subject.frames;
-        work.runs += 1;
+        work.run(subject.frames, v.block_ops);
         let failed = !v.passed && !subject.hit;
         rows.push(json!({
             "name": v.name,
@@ -286,8 +293,7 @@ fn full(suite: &Suite, facts: &ProjectFacts, image: &Image, cfg: &VerifyConfig) 
             let cases =
                 run_suite(suite, facts, seed, |s| VmSubject::new(image.clone(), suite.fps, s));
             for c in &cases {
-                work.frames += c.frames;
-                work.runs += 1;
+                work.run(c.frames, c.block_ops);
             }
             SuiteReport { cases }
         })

@@ -213,6 +213,7 @@ mod tests {
                     passed: *ok,
                     reason: (!ok).then(|| String::from("because")),
                     frames: 1,
+                    block_ops: 0,
                 })
                 .collect(),
         }

@@ -58,6 +58,10 @@ impl Subject for VmSubject {
         Ok(())
     }
 
+    fn block_ops(&self) -> u64 {
+        self.vm.block_ops()
+    }
+
     fn step(&mut self, out: &mut Snapshot) -> Result<(), String> {
         self.vm.step_frame(&self.pending);
         self.pending.clear();

@@ -106,6 +106,11 @@ impl TraceSubject {
 }
 
 impl Subject for TraceSubject {
+    /// A recorded trace runs no blocks.
+    fn block_ops(&self) -> u64 {
+        0
+    }
+
     fn act(&mut self, action: &Action) -> Result<(), String> {
         if self.strict && refvm_action(action).is_none() {
             return Err("a recorded trace cannot replay direct writes".to_string());

@@ -47,6 +47,7 @@ impl SuiteReport {
                     "reason": c.reason,
                     "frames": c.frames,
                     "seconds": c.frames as f64 / f64::from(fps),
+                    "block_ops": c.block_ops,
                 })
             })
             .collect();

@@ -65,6 +65,9 @@ pub trait Subject {
     fn initial(&self) -> Option<Snapshot> {
         None
     }
+    /// Block operations run so far (`Vm::block_ops`); a subject that runs no blocks, such
+    /// as a recorded trace, reports 0.
+    fn block_ops(&self) -> u64;
 }
 
 /// The verdict on one case.
@@ -76,6 +79,8 @@ pub struct CaseVerdict {
     pub reason: Option<String>,
     /// Frames run.
     pub frames: u64,
+    /// Block operations run (the subject's [`Subject::block_ops`]).
+    pub block_ops: u64,
 }
 
 struct Runner<'a, S> {
@@ -265,10 +270,12 @@ impl<S: Subject> Runner<'_, S> {
     }
 
     /// Runs a frame while waiting for `what`: running out of the case's budget says so.
-    fn step_waiting(&mut self, what: &Check) -> Result<(), Failure> {
+    /// One frame of a wait: a case budget running out mid-wait says what was awaited and what
+    /// was seen last.
+    fn step_waiting(&mut self, what: &Check, observed: &str) -> Result<(), Failure> {
         self.step().map_err(|e| {
             if self.frames() >= self.budget {
-                format!("{e} while waiting for {}", d::check(what))
+                format!("{e}, waiting for {}; {observed}", d::check(what))
             } else {
                 e
             }
@@ -298,7 +305,7 @@ impl<S: Subject> Runner<'_, S> {
                     o.observed
                 ));
             }
-            self.step_waiting(check)?;
+            self.step_waiting(check, &o.observed)?;
         }
     }
 
@@ -425,6 +432,7 @@ pub fn run_case<S: Subject>(
         passed: result.is_ok(),
         reason: result.err(),
         frames: r.frames(),
+        block_ops: r.subject.block_ops(),
     }
 }
 
@@ -449,6 +457,7 @@ where
                 passed: false,
                 reason: Some(format!("the project could not start: {e}")),
                 frames: 0,
+                block_ops: 0,
             },
         })
         .collect()

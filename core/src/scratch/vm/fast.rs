@@ -255,6 +255,7 @@ impl Vm {
     pub(crate) fn run_chain(&mut self, img: &Image, mut s: Option<StmtId>, t: u32) {
         while let Some(id) = s {
             let Some(st) = img.stmts.get(id as usize) else { return };
+            self.block_ops += 1;
             match self.quicks.get(id as usize) {
                 Some(&Quick::ChangeBy(slot, d)) => self.change_var(t, slot, d),
                 Some(&Quick::Change(slot, e)) => {
@@ -328,7 +329,11 @@ impl Vm {
             && self.threads.len() == 1
             && img.monitors.is_empty();
         let exit = loop {
-            // `execute` of the loop block.
+            // `execute` of the loop block (its first one this step was counted by the
+            // sequencer, which called this).
+            if entered {
+                self.block_ops += 1;
+            }
             let enter = match st.op {
                 Sop::Repeat => {
                     let c = match counter {

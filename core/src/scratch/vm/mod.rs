@@ -256,6 +256,8 @@ pub struct Vm {
     pub(crate) rng: Mulberry32,
     /// Frames stepped so far.
     pub(crate) frame: u64,
+    /// Statement executions so far ([`Vm::block_ops`]).
+    pub(crate) block_ops: u64,
     pub(crate) now_ms: f64,
     pub(crate) current_msecs: f64,
     pub(crate) timer_start: f64,
@@ -376,6 +378,7 @@ impl Vm {
             next_serial: 1,
             rng: Mulberry32::new(cfg.seed),
             frame: 0,
+            block_ops: 0,
             now_ms: 0.0,
             current_msecs: 0.0,
             timer_start: 0.0,
@@ -468,6 +471,19 @@ impl Vm {
     /// Frames stepped so far.
     pub fn frame(&self) -> u64 {
         self.frame
+    }
+
+    /// Block operations so far: statement blocks the sequencer executed, counted as
+    /// scratch-vm's `execute()` calls on stack blocks. A C block counts each time it is
+    /// reached: `if` once, a loop once per test of its condition (a `repeat (3)` is 4
+    /// operations, the last ending it), a `wait` once per step it is polled; a custom block
+    /// call counts once, the definition block it steps to once, and its body's blocks each. Hats, edge-triggered hat predicates and
+    /// monitors are not counted, nor are reporters (they are part of their block's
+    /// operation). The count is the same with [`Config::fuse`] and [`Config::tier`] on or
+    /// off (the register tier adds whole runs of blocks at its jumps), costs one addition
+    /// per block, and never allocates.
+    pub fn block_ops(&self) -> u64 {
+        self.block_ops
     }
 
     /// Number of block random draws so far.

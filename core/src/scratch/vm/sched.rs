@@ -720,18 +720,22 @@ impl Vm {
                 th.warp_timer = Some(0);
             }
             let target = th.target;
+            // A region counts its own block operations, this loop block included.
             match self.run_tier(cur, is_warp) {
                 Some(LoopExit::Yield) => return,
                 Some(LoopExit::Done) => {}
-                None => match self.shapes.get(cur as usize) {
-                    Some(Shape::Loop) => {
-                        if self.run_loop(&img, cur, is_warp) == LoopExit::Yield {
-                            return;
+                None => {
+                    self.block_ops += 1;
+                    match self.shapes.get(cur as usize) {
+                        Some(Shape::Loop) => {
+                            if self.run_loop(&img, cur, is_warp) == LoopExit::Yield {
+                                return;
+                            }
                         }
+                        Some(Shape::Branch) => self.run_branch(&img, cur, target),
+                        _ => self.execute_in(&img, cur, target),
                     }
-                    Some(Shape::Branch) => self.run_branch(&img, cur, target),
-                    _ => self.execute_in(&img, cur, target),
-                },
+                }
             }
             if self.halted() {
                 return;

@@ -110,6 +110,31 @@ struct Builder<'a> {
     /// Statements compiled into this region (a statement reached twice means a cycle).
     seen: &'a mut Vec<bool>,
     seen_list: Vec<StmtId>,
+    /// Block-operation accounting (see [`Builder::block_counts`]): the straight-line runs,
+    /// the current one, the run each control operation goes on to, and the run each jump
+    /// targets (by operation index).
+    runs: Vec<Run>,
+    run: usize,
+    fall_runs: Vec<(u32, usize)>,
+    jump_runs: Vec<(u32, usize)>,
+}
+
+/// A straight-line run of code (see [`Builder::block_counts`]).
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    /// Its first position.
+    pos: u32,
+    /// Statements starting in it.
+    blocks: u32,
+    /// The run it flows into without a control operation between (a later jump target).
+    into: Option<usize>,
+}
+
+/// A jump target: its position and its run.
+#[derive(Clone, Copy, Debug)]
+struct Lead {
+    pos: u32,
+    run: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -140,6 +165,10 @@ impl<'a> Builder<'a> {
             paths: vec![Vec::new()],
             seen,
             seen_list: Vec::new(),
+            runs: vec![Run { pos: 0, blocks: 0, into: None }],
+            run: 0,
+            fall_runs: Vec::new(),
+            jump_runs: Vec::new(),
         }
     }
 
@@ -165,8 +194,11 @@ impl<'a> Builder<'a> {
         };
         let local_global_overlap =
             overlap(&mut self.vars.iter().map(|v| v.0)) || overlap(&mut self.lists.iter().copied());
+        let mut code = super::exec::lower(&self.code);
+        let entry_blocks = self.block_counts(&mut code);
         Ok(Region {
-            code: super::exec::lower(&self.code),
+            code,
+            entry_blocks,
             ops: core::mem::take(&mut self.code),
             vars: core::mem::take(&mut self.vars),
             lists: core::mem::take(&mut self.lists),
@@ -203,12 +235,105 @@ impl<'a> Builder<'a> {
         ) {
             self.charged += 1;
         }
+        let control = matches!(
+            op,
+            Op::Jump { .. }
+                | Op::JumpIf { .. }
+                | Op::JumpIfNot { .. }
+                | Op::JumpCmp { .. }
+                | Op::JumpCmpK { .. }
+                | Op::Repeat { .. }
+                | Op::ForEach { .. }
+                | Op::LoopEnd { .. }
+                | Op::RepeatEnd { .. }
+                | Op::HaltCheck { .. }
+                | Op::Done
+        );
         self.code.push(op);
-        Ok((self.code.len() - 1) as u32)
+        let at = (self.code.len() - 1) as u32;
+        if control {
+            self.runs.push(Run { pos: self.here(), blocks: 0, into: None });
+            self.run = self.runs.len() - 1;
+            self.fall_runs.push((at, self.run));
+        }
+        Ok(at)
     }
 
     fn here(&self) -> u32 {
         self.code.len() as u32
+    }
+
+    /// The current position as a jump target: a new straight-line run starts there, which
+    /// the one before flows into (unless that one starts here and holds no statement yet:
+    /// two targets at one position, such as a `forever`'s head and the head of a loop first
+    /// in its body, are different runs once a statement lies between them).
+    fn leader(&mut self) -> Lead {
+        let pos = self.here();
+        let cur = self.runs[self.run];
+        if cur.pos == pos && cur.blocks == 0 {
+            return Lead { pos, run: self.run };
+        }
+        self.runs.push(Run { pos, blocks: 0, into: None });
+        let run = self.runs.len() - 1;
+        self.runs[self.run].into = Some(run);
+        self.run = run;
+        Lead { pos, run }
+    }
+
+    /// One statement starts in the current run (one block operation when the run is run).
+    fn count_block(&mut self) {
+        let r = &mut self.runs[self.run];
+        r.blocks = r.blocks.saturating_add(1);
+    }
+
+    /// Point the jump at `at` to `to` and remember the run it enters.
+    fn target(&mut self, at: u32, to: Lead) {
+        self.patch(at, to.pos);
+        self.jump_runs.push((at, to.run));
+    }
+
+    /// Block operations ([`Vm::block_ops`](crate::scratch::vm::Vm::block_ops)) in register
+    /// code: a straight-line run of code has no exit but its last (control) operation, so
+    /// every statement starting in it runs when the run is entered. The statements of the
+    /// run from each position on (through the runs it flows into) are added by the control
+    /// operation that enters it: a jump taken adds its target's (`Ins::nt`), one that goes
+    /// on adds the next position's (`Ins::nf`); a `repeat`'s end (`Op::RepeatEnd`) adds its
+    /// own loop block as well, the head it skips. Returns the count of the run at position
+    /// 0, which the region adds when it is entered.
+    fn block_counts(&self, code: &mut [super::exec::Ins]) -> u32 {
+        // A run flows only into runs made after it: total them from the last.
+        let mut total: Vec<u32> = self.runs.iter().map(|r| r.blocks).collect();
+        for i in (0..self.runs.len()).rev() {
+            if let Some(into) = self.runs[i].into {
+                let add = total.get(into).copied().unwrap_or(0);
+                total[i] = total[i].saturating_add(add);
+            }
+        }
+        let at = |r: Option<usize>| r.and_then(|r| total.get(r)).copied().unwrap_or(0);
+        let find = |list: &[(u32, usize)], i: u32| {
+            list.binary_search_by_key(&i, |p| p.0).ok().map(|k| list[k].1)
+        };
+        let mut jumps = self.jump_runs.clone();
+        jumps.sort_unstable();
+        for (i, (op, ins)) in self.code.iter().zip(code.iter_mut()).enumerate() {
+            let i = i as u32;
+            let (to, next) = (at(find(&jumps, i)), at(find(&self.fall_runs, i)));
+            let (nt, nf) = match op {
+                Op::Jump { .. } | Op::LoopEnd { .. } => (to, 0),
+                Op::JumpIf { .. }
+                | Op::JumpIfNot { .. }
+                | Op::JumpCmp { .. }
+                | Op::JumpCmpK { .. }
+                | Op::Repeat { .. }
+                | Op::ForEach { .. } => (to, next),
+                Op::RepeatEnd { .. } => (to.saturating_add(1), next.saturating_add(1)),
+                Op::HaltCheck { .. } => (0, next),
+                _ => (0, 0),
+            };
+            ins.nt = nt;
+            ins.nf = nf;
+        }
+        total.first().copied().unwrap_or(0)
     }
 
     /// Point the jump at `at` to `to`.
@@ -548,6 +673,13 @@ impl<'a> Builder<'a> {
         }
         let args = self.inputs(st.args, st.nargs);
         let mark = self.temp;
+        if !matches!(
+            st.op,
+            Sop::Repeat | Sop::Forever | Sop::While | Sop::RepeatUntil | Sop::ForEach(_)
+        ) {
+            // A loop counts itself at its head.
+            self.count_block();
+        }
         // The interpreter steps this statement on its own (and looks for a halt after it),
         // or runs it inside a fused one.
         let outer = !self.fused;
@@ -645,17 +777,17 @@ impl<'a> Builder<'a> {
                 self.chain(st.branch[0])?;
                 if st.op == Sop::IfElse {
                     let over = self.emit(Op::Jump { to: 0 })?;
-                    let other = self.here();
-                    self.patch(skip, other);
+                    let other = self.leader();
+                    self.target(skip, other);
                     if cond_charged {
                         self.halt_check()?;
                     }
                     self.chain(st.branch[1])?;
-                    let end = self.here();
-                    self.patch(over, end);
+                    let end = self.leader();
+                    self.target(over, end);
                 } else {
-                    let end = self.here();
-                    self.patch(skip, end);
+                    let end = self.leader();
+                    self.target(skip, end);
                     if cond_charged {
                         self.halt_check()?;
                     }
@@ -710,7 +842,8 @@ impl<'a> Builder<'a> {
         // iteration's body and once it is over; a general one after evaluating its head.
         let fused_loop = self.shapes.get(id as usize) == Some(&Shape::Loop);
         let charged = self.charged;
-        let head = self.here();
+        let head = self.leader();
+        self.count_block();
         let exit = match st.op {
             Sop::Repeat => {
                 let n = self.input(args, 0)?;
@@ -733,7 +866,7 @@ impl<'a> Builder<'a> {
         if head_charged && !fused_loop {
             self.halt_check()?;
         }
-        let body = self.here();
+        let body = self.leader();
         self.fused = fused_loop;
         self.chain(st.branch[0])?;
         self.fused = false;
@@ -751,12 +884,18 @@ impl<'a> Builder<'a> {
         // A `repeat` whose count does nothing when evaluated again counts down at its end.
         let pure = args.first().is_none_or(|&e| self.pure(e, 0));
         match (st.op.clone(), counter) {
-            (Sop::Repeat, Some(c)) if pure => self.emit(Op::RepeatEnd { c, body, path })?,
-            _ => self.emit(Op::LoopEnd { head, path })?,
+            (Sop::Repeat, Some(c)) if pure => {
+                let at = self.emit(Op::RepeatEnd { c, body: body.pos, path })?;
+                self.jump_runs.push((at, body.run));
+            }
+            _ => {
+                let at = self.emit(Op::LoopEnd { head: head.pos, path })?;
+                self.jump_runs.push((at, head.run));
+            }
         };
+        let end = self.leader();
         if let Some(at) = exit {
-            let end = self.here();
-            self.patch(at, end);
+            self.target(at, end);
         }
         if head_charged {
             self.halt_check()?;

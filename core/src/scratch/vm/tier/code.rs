@@ -194,6 +194,10 @@ pub(crate) struct Region {
     pub ops: Vec<Op>,
     /// The same, ready to run.
     pub code: Vec<Ins>,
+    /// Block operations of the code's first straight-line run (the region's loop block and
+    /// what follows it up to the first jump), added when the region is entered; the jumps
+    /// add the others (`Ins::nt`, `Ins::nf`).
+    pub entry_blocks: u32,
     /// Variables and the register each lives in while the region runs.
     pub vars: Vec<(Slot, Reg)>,
     /// Lists, by list register.

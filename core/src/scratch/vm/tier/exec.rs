@@ -103,6 +103,8 @@ pub(crate) struct Env<'a> {
     pub exit: Exit,
     /// The region's operations, for [`general`].
     pub ops: &'a [Op],
+    /// Block operations run so far (`Vm::block_ops`).
+    pub block_ops: u64,
 }
 
 /// How the region's code stopped.
@@ -270,10 +272,28 @@ pub(crate) struct Ins {
     pub to: u32,
     /// A literal number's bits, a `fastmod` factor or a yield path.
     pub imm: u64,
+    /// Of a control operation: the block operations it adds when it jumps (`nt`) and when
+    /// it goes on to the next operation (`nf`) (see `build`'s `block_counts`).
+    pub nt: u32,
+    pub nf: u32,
 }
 
 /// The `pc` of "stop".
 const STOP: usize = usize::MAX;
+
+/// Jump to `ins.to`, adding the block operations of the run there.
+#[inline(always)]
+fn taken(env: &mut Env<'_>, ins: &Ins) -> usize {
+    env.block_ops += u64::from(ins.nt);
+    ins.to as usize
+}
+
+/// Go on to `pc + 1`, adding the block operations of the run there.
+#[inline(always)]
+fn onward(env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
+    env.block_ops += u64::from(ins.nf);
+    pc + 1
+}
 
 /// Run `code` from `pc` until the region's loop is over or a loop end yields.
 pub(crate) fn run(code: &[Ins], regs: &mut Regs, env: &mut Env<'_>, mut pc: usize) -> Exit {
@@ -290,7 +310,16 @@ pub(crate) fn lower(ops: &[Op]) -> Vec<Ins> {
 }
 
 fn lower_one(op: Op) -> Ins {
-    let ins = |h: Handler, d: Reg, a: Reg, b: Reg, to: u32, imm: u64| Ins { h, d, a, b, to, imm };
+    let ins = |h: Handler, d: Reg, a: Reg, b: Reg, to: u32, imm: u64| Ins {
+        h,
+        d,
+        a,
+        b,
+        to,
+        imm,
+        nt: 0,
+        nf: 0,
+    };
     match op {
         Op::Move { d, a } => ins(h_move, d, a, 0, 0, 0),
         Op::Add { d, a, b } => ins(h_arith::<ADD>, d, a, b, 0, 0),
@@ -501,7 +530,7 @@ fn h_halt_check(_: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize 
         env.exit = Exit::Yield(ins.imm as PathId);
         return STOP;
     }
-    pc + 1
+    onward(env, ins, pc)
 }
 
 /// Bytes of the strings the region's variables hold (registers `vars`).
@@ -542,20 +571,20 @@ fn h_jump_cmp_k<const C: u8, const WHEN: bool>(
     pc: usize,
 ) -> usize {
     if let Some(t) = compare_k::<C>(g, ins.a, f64::from_bits(ins.imm)) {
-        return if t == WHEN { ins.to as usize } else { pc + 1 };
+        return if t == WHEN { taken(env, ins) } else { onward(env, ins, pc) };
     }
     general(g, env, ins, pc)
 }
 
-fn h_jump(_: &mut Regs, _: &mut Env<'_>, ins: &Ins, _: usize) -> usize {
-    ins.to as usize
+fn h_jump(_: &mut Regs, env: &mut Env<'_>, ins: &Ins, _: usize) -> usize {
+    taken(env, ins)
 }
 
 fn h_jump_if<const WHEN: bool>(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
     let c = g.r[usize::from(ins.a)];
     if c.tag != BOXED {
         let t = c.n != 0.0 && !c.n.is_nan();
-        return if t == WHEN { ins.to as usize } else { pc + 1 };
+        return if t == WHEN { taken(env, ins) } else { onward(env, ins, pc) };
     }
     general(g, env, ins, pc)
 }
@@ -567,13 +596,13 @@ fn h_jump_cmp<const C: u8, const WHEN: bool>(
     pc: usize,
 ) -> usize {
     if let Some(t) = compare_plain::<C>(g, ins.a, ins.b) {
-        return if t == WHEN { ins.to as usize } else { pc + 1 };
+        return if t == WHEN { taken(env, ins) } else { onward(env, ins, pc) };
     }
     general(g, env, ins, pc)
 }
 
 /// `repeat`'s block: counter `d` (NaN: not started), count `a`, exit `to`.
-fn h_repeat(g: &mut Regs, _: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
+fn h_repeat(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
     let c = usize::from(ins.d);
     let mut left = g.r[c].n;
     if left.is_nan() {
@@ -582,10 +611,10 @@ fn h_repeat(g: &mut Regs, _: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
     left -= 1.0;
     if left >= 0.0 {
         g.r[c].n = left;
-        pc + 1
+        onward(env, ins, pc)
     } else {
         g.r[c].n = f64::NAN;
-        ins.to as usize
+        taken(env, ins)
     }
 }
 
@@ -618,33 +647,33 @@ fn h_repeat_end(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize 
     let left = g.r[c].n - 1.0;
     if left >= 0.0 {
         g.r[c].n = left;
-        return ins.to as usize;
+        return taken(env, ins);
     }
     g.r[c].n = f64::NAN;
-    pc + 1
+    onward(env, ins, pc)
 }
 
 /// A loop's end: head `to`, yield path `imm`.
 fn h_loop_end(_: &mut Regs, env: &mut Env<'_>, ins: &Ins, _: usize) -> usize {
     if loop_end(env, ins.imm) {
-        ins.to as usize
+        taken(env, ins)
     } else {
         STOP
     }
 }
 
 /// `for each [b] in (a)`: index `d`, exit `to`.
-fn h_for_each(g: &mut Regs, _: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
+fn h_for_each(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
     let limit = js_num(&g.r, &g.b, ins.a);
     let c = usize::from(ins.d);
     let index = nz(g.r[c].n);
     if index < limit {
         g.r[c].n = index + 1.0;
         set_num(g, ins.b, index + 1.0);
-        pc + 1
+        onward(env, ins, pc)
     } else {
         g.r[c].n = f64::NAN;
-        ins.to as usize
+        taken(env, ins)
     }
 }
 
@@ -656,7 +685,7 @@ fn h_done(_: &mut Regs, env: &mut Env<'_>, _: &Ins, _: usize) -> usize {
 /// Every operation but the loops, in full (any value in any register): the handler of the
 /// rarer operations, and where the others go when their operands are not plain numbers.
 #[inline(never)]
-fn general(g: &mut Regs, env: &mut Env<'_>, _: &Ins, pc: usize) -> usize {
+fn general(g: &mut Regs, env: &mut Env<'_>, ins: &Ins, pc: usize) -> usize {
     let Regs { r, b, lists } = g;
     let Some(&op) = env.ops.get(pc) else { return pc + 1 };
     match op {
@@ -861,22 +890,23 @@ fn general(g: &mut Regs, env: &mut Env<'_>, _: &Ins, pc: usize) -> usize {
         Op::Counter { d } => r[usize::from(d)] = Cell { n: *env.counter, tag: NUM },
         Op::IncrCounter => *env.counter += 1.0,
         Op::ClearCounter => *env.counter = 0.0,
-        Op::JumpIf { a, to } if truthy(r, b, a) => return to as usize,
-        Op::JumpIfNot { a, to } if !truthy(r, b, a) => return to as usize,
-        Op::JumpCmp { a, b: c, cmp, when, to }
+        Op::JumpIf { a, .. } if truthy(r, b, a) => return taken(env, ins),
+        Op::JumpIfNot { a, .. } if !truthy(r, b, a) => return taken(env, ins),
+        Op::JumpCmp { a, b: c, cmp, when, .. }
             if compare_any(r, b, a, c, cmp_code(cmp)) == when =>
         {
-            return to as usize;
+            return taken(env, ins);
         }
-        Op::JumpCmpK { a, k, cmp, when, to }
+        Op::JumpCmpK { a, k, cmp, when, .. }
             if sign_is(cast::compare(&seen(r, b, a), &Value::Num(k)), cmp_code(cmp)) == when =>
         {
-            return to as usize;
+            return taken(env, ins);
         }
-        // Jumps not taken; the loops have handlers of their own.
+        // Jumps not taken (the loops have handlers of their own); every other operation
+        // adds nothing here.
         _ => {}
     }
-    pc + 1
+    onward(env, ins, pc)
 }
 
 /// [`Regs::put`] on the register file's parts.

@@ -26,6 +26,11 @@
 //! the VM's blocks call (`blocks::data`, `blocks::operators`); the region looks for a halt
 //! where the interpreter does (see [`build`]), so every budget halts the run at the same
 //! block, for the same reason, with the same work done, with the tier on or off.
+//!
+//! Block operations (`Vm::block_ops`) are counted without an operation of their own: a
+//! straight-line run of register code has no exit but its last (control) operation, so the
+//! jump that enters a run adds the statements starting in it (`build`'s `block_counts`),
+//! and entering the region adds those of its first run.
 
 mod build;
 mod code;
@@ -184,9 +189,11 @@ impl Vm {
             redraw: self.redraw,
             exit: Exit::Done,
             ops: &region.ops,
+            block_ops: u64::from(region.entry_blocks),
         };
         let exit = exec::run(&region.code, regs, &mut env, 0);
         let (checks, expired, tripped) = (env.checks, env.warp_expired, env.meter.tripped);
+        self.block_ops += env.block_ops;
         if expired {
             self.warp_expired = true;
         }
