@@ -130,7 +130,7 @@ def ray_run(rows_n, cpus, tmp):
     w = time.perf_counter()
     ray_xlogo.run(str(inp), str(out), num_cpus=cpus)
     wall = time.perf_counter() - w
-    n = sum(1 for f in out.glob("*.json") for _ in open(f, encoding="utf-8"))
+    n = sum(1 for f in out.glob("*.jsonl") for _ in open(f, encoding="utf-8"))
     import ray as _ray
     _ray.shutdown()
     return n, wall
@@ -174,7 +174,7 @@ def main():
         if not args.skip_ray:
             try:
                 n, wall = ray_run(args.ray_rows, args.ray_cpus, tmp)
-                lines.append(f"| XLogo through Ray Data (read_json → map_batches → write_json, {args.ray_cpus} CPUs) | {n} | {wall:.1f} | {n/wall:,.0f} | | | |")
+                lines.append(f"| XLogo through Ray Data (read_text → map_batches(evaluate_jsonl) → JSON Lines, {args.ray_cpus} CPUs) | {n} | {wall:.1f} | {n/wall:,.0f} | | | |")
             except ImportError as e:
                 lines.append(f"| Ray Data | skipped: {e} | | | | | |")
         if args.xlogo_repo:

@@ -11,15 +11,30 @@ must be readable there. Scores are written by pandas with 15 significant digits.
 import argparse
 import functools
 
-import pandas as pd
+import pyarrow as pa
 import ray
+from ray.data.datasource import BlockBasedFileDatasink
 
 import gobo
 
 
-def evaluate(batch: pd.DataFrame, dataset: str, profile: str) -> pd.DataFrame:
-    rows = batch.to_dict("records")
-    return pd.DataFrame(gobo.draw.evaluate_batch(rows, dataset=dataset, profile=profile, jobs=1))
+class JsonLinesSink(BlockBasedFileDatasink):
+    """Writes the `line` column's texts, each already a JSON line (as in ray_xlogo.py)."""
+
+    def __init__(self, path: str):
+        super().__init__(path, file_format="jsonl")
+
+    def write_block_to_file(self, block, file) -> None:
+        for chunk in block.to_arrow().column("line").chunks:
+            for line in chunk.to_pylist():
+                file.write(line)
+
+
+def evaluate(batch: pa.Table, dataset: str, profile: str) -> pa.Table:
+    lines = [t for t in batch["text"].to_pylist() if t.strip()]
+    data = "\n".join(lines).encode()
+    out = gobo.draw.evaluate_jsonl(data, dataset=dataset, profile=profile, jobs=1) if lines else b""
+    return pa.table({"line": pa.array(out.splitlines(keepends=True), type=pa.binary())})
 
 
 def main() -> None:
@@ -31,11 +46,10 @@ def main() -> None:
     p.add_argument("--address", default=None)
     args = p.parse_args()
     ray.init(address=args.address, include_dashboard=False)
-    ray.data.DataContext.get_current().batch_to_block_arrow_format = False
     fn = functools.partial(evaluate, dataset=args.dataset, profile=args.profile)
-    (ray.data.read_json(args.input)
-        .map_batches(fn, batch_format="pandas")
-        .write_json(args.output, pandas_json_args={"double_precision": 15}))
+    (ray.data.read_text(args.input)
+        .map_batches(fn, batch_format="pyarrow", batch_size=10_000)
+        .write_datasink(JsonLinesSink(args.output)))
 
 
 if __name__ == "__main__":

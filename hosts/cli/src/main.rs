@@ -14,6 +14,7 @@ mod draw;
 mod edit_distance;
 mod exit;
 mod forge;
+mod heap;
 mod hooks;
 mod json_out;
 mod json_patch;

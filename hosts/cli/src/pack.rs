@@ -4,13 +4,11 @@
 //!
 //! The heap estimate is measured, not guessed: the kit application (`gobo::kit::App`, the code
 //! the firmware runs) boots the image here and plays it through while a counting allocator
-//! records the peak. Pointers are twice as wide on the host as on the kits, so the figure errs
+//! records the peak (`crate::heap`). Pointers are twice as wide on the host as on the kits, so the figure errs
 //! on the large side.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::Rgb888;
@@ -56,36 +54,6 @@ enum KindArg {
     Drawing,
 }
 
-/// Counts live heap bytes and their peak, for the heap estimate.
-struct CountingAlloc;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// The counting allocator must implement the unsafe `GlobalAlloc`; it forwards to `System`.
-#[allow(unsafe_code)]
-// SAFETY: every call is forwarded unchanged to the system allocator.
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: same contract as the caller's.
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
-
 /// A display of the kit's size that keeps nothing (drawing allocates a little, as on the kit).
 struct NullDisplay(Size);
 
@@ -111,9 +79,7 @@ impl DrawTarget for NullDisplay {
 /// Peak heap bytes used by the kit application booting `image` and playing it through (with no
 /// key pressed), drawing every changed frame as the firmware does.
 fn heap_estimate(kit: &'static Kit, image: &[u8]) -> usize {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    {
+    let ((), peak) = crate::heap::peak_of(|| {
         let mut app = App::boot(kit, image);
         let mut display = NullDisplay(Size::new(kit.display.width, kit.display.height));
         for _ in 0..ESTIMATE_FRAMES {
@@ -124,8 +90,8 @@ fn heap_estimate(kit: &'static Kit, image: &[u8]) -> usize {
                 break;
             }
         }
-    }
-    PEAK.load(Ordering::Relaxed).saturating_sub(base)
+    });
+    peak
 }
 
 fn kind_of(args: &PackArgs) -> ProgramKind {

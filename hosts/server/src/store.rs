@@ -338,7 +338,7 @@ fn write_loop(conn: &Connection, path: &Path, rx: &mpsc::Receiver<Op>) {
             }
         }
         let fail = |e: &rusqlite::Error| StoreError::classify(path, e);
-        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        if let Err(e) = run(conn, "BEGIN IMMEDIATE") {
             let err = fail(&e);
             for op in ops {
                 (op.done)(Err(err.clone()));
@@ -347,13 +347,15 @@ fn write_loop(conn: &Connection, path: &Path, rx: &mpsc::Receiver<Op>) {
         }
         let mut outcomes: Vec<(Done, Result<(), StoreError>)> = Vec::with_capacity(ops.len());
         for op in ops {
-            let r = conn.execute_batch("SAVEPOINT w").and_then(|()| match (op.write)(conn) {
-                Ok(()) => conn.execute_batch("RELEASE w").map(|()| Ok(())),
-                Err(e) => conn.execute_batch("ROLLBACK TO w; RELEASE w").map(|()| Err(fail(&e))),
+            let r = run(conn, "SAVEPOINT w").and_then(|()| match (op.write)(conn) {
+                Ok(()) => run(conn, "RELEASE w").map(|()| Ok(())),
+                Err(e) => run(conn, "ROLLBACK TO w")
+                    .and_then(|()| run(conn, "RELEASE w"))
+                    .map(|()| Err(fail(&e))),
             });
             outcomes.push((op.done, r.unwrap_or_else(|e| Err(fail(&e)))));
         }
-        if let Err(e) = conn.execute_batch("COMMIT") {
+        if let Err(e) = run(conn, "COMMIT") {
             let _ = conn.execute_batch("ROLLBACK");
             let err = fail(&e);
             for (done, _) in outcomes {
@@ -365,4 +367,11 @@ fn write_loop(conn: &Connection, path: &Path, rx: &mpsc::Receiver<Op>) {
             done(r);
         }
     }
+}
+
+/// Runs one statement without parameters through the connection's statement cache (the writer
+/// runs `SAVEPOINT`/`RELEASE` around every write: parsing them each time was a visible part of
+/// its work).
+fn run(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
 }

@@ -43,30 +43,36 @@ const TILDE: u8 = 9;
 const CEDILLA: u8 = 12;
 const STROKE: u8 = 14;
 
+/// The Latin-1 letters ICU sorts with a base letter. Each row: the base letter, then its
+/// accented forms in code point order with their accents; every form lies in U+00C0..=U+00FF.
+const LATIN1_ROWS: &[(char, &str, &[u8])] = &[
+    ('A', "ÀÁÂÃÄÅ", &[GRAVE, ACUTE, CIRCUMFLEX, TILDE, DIAERESIS, RING]),
+    ('a', "àáâãäå", &[GRAVE, ACUTE, CIRCUMFLEX, TILDE, DIAERESIS, RING]),
+    ('C', "Ç", &[CEDILLA]),
+    ('c', "ç", &[CEDILLA]),
+    ('D', "Ð", &[STROKE]),
+    ('d', "ð", &[STROKE]),
+    ('E', "ÈÉÊË", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
+    ('e', "èéêë", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
+    ('I', "ÌÍÎÏ", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
+    ('i', "ìíîï", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
+    ('N', "Ñ", &[TILDE]),
+    ('n', "ñ", &[TILDE]),
+    ('O', "ÒÓÔÕÖØ", &[GRAVE, ACUTE, CIRCUMFLEX, TILDE, DIAERESIS, STROKE]),
+    ('o', "òóôõöø", &[GRAVE, ACUTE, CIRCUMFLEX, TILDE, DIAERESIS, STROKE]),
+    ('U', "ÙÚÛÜ", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
+    ('u', "ùúûü", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
+    ('Y', "Ý", &[ACUTE]),
+    ('y', "ýÿ", &[ACUTE, DIAERESIS]),
+];
+
 /// The base letter and accent of the Latin-1 letters ICU sorts with a base letter.
 fn latin1(c: char) -> Option<(char, u8)> {
-    // Each row: the base letter, then its accented forms in code point order with their accents.
-    const ROWS: &[(char, &str, &[u8])] = &[
-        ('A', "ÀÁÂÃÄÅ", &[GRAVE, ACUTE, CIRCUMFLEX, TILDE, DIAERESIS, RING]),
-        ('a', "àáâãäå", &[GRAVE, ACUTE, CIRCUMFLEX, TILDE, DIAERESIS, RING]),
-        ('C', "Ç", &[CEDILLA]),
-        ('c', "ç", &[CEDILLA]),
-        ('D', "Ð", &[STROKE]),
-        ('d', "ð", &[STROKE]),
-        ('E', "ÈÉÊË", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
-        ('e', "èéêë", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
-        ('I', "ÌÍÎÏ", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
-        ('i', "ìíîï", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
-        ('N', "Ñ", &[TILDE]),
-        ('n', "ñ", &[TILDE]),
-        ('O', "ÒÓÔÕÖØ", &[GRAVE, ACUTE, CIRCUMFLEX, TILDE, DIAERESIS, STROKE]),
-        ('o', "òóôõöø", &[GRAVE, ACUTE, CIRCUMFLEX, TILDE, DIAERESIS, STROKE]),
-        ('U', "ÙÚÛÜ", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
-        ('u', "ùúûü", &[GRAVE, ACUTE, CIRCUMFLEX, DIAERESIS]),
-        ('Y', "Ý", &[ACUTE]),
-        ('y', "ýÿ", &[ACUTE, DIAERESIS]),
-    ];
-    ROWS.iter().find_map(|(base, forms, accents)| {
+    // Names are mostly ASCII: only the Latin-1 letter block needs the table.
+    if !('\u{c0}'..='\u{ff}').contains(&c) {
+        return None;
+    }
+    LATIN1_ROWS.iter().find_map(|(base, forms, accents)| {
         forms.chars().position(|f| f == c).map(|k| (*base, accents[k]))
     })
 }
@@ -200,6 +206,19 @@ mod tests {
         assert_eq!(base_numeric("x01", "x1"), Ordering::Equal);
         assert_eq!(locale_compare("café", "cafe"), Ordering::Greater);
         assert_eq!(locale_compare("a", "a"), Ordering::Equal);
+    }
+
+    #[test]
+    fn accented_forms_lie_in_the_latin1_letter_block() {
+        for (_, forms, accents) in LATIN1_ROWS {
+            assert_eq!(forms.chars().count(), accents.len());
+            for c in forms.chars() {
+                assert!(('\u{c0}'..='\u{ff}').contains(&c), "{c:?}");
+                assert!(latin1(c).is_some(), "{c:?}");
+            }
+        }
+        assert_eq!(latin1('é'), Some(('e', ACUTE)));
+        assert_eq!(latin1('e'), None);
     }
 
     #[test]
