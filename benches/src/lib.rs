@@ -7,6 +7,7 @@
 //! workload means the same thing in both. How figures are measured: `docs/performance.md`.
 
 pub mod diff;
+pub mod edit;
 pub mod evaluate;
 pub mod gobo_side;
 pub mod reference;

@@ -205,4 +205,19 @@ mod profile {
             (Stage::Validate, None, "LOAD".into())
         );
     }
+
+    #[test]
+    fn non_utf8_replies_are_typed_failures() {
+        let f = |bytes: &[u8]| {
+            let f = apply_text(BASE, bytes, &Profile::default()).unwrap_err();
+            (f.stage, f.index, f.code)
+        };
+        // A reply that is not text at all, and a patch with a byte that is not UTF-8 inside
+        // a string (JSON text must be UTF-8).
+        assert_eq!(f(b"\xff\xfe\xfd"), (Stage::Extract, None, "not_utf8".into()));
+        assert_eq!(
+            f(b"[{\"op\":\"add\",\"path\":\"/x\xff\",\"value\":1}]"),
+            (Stage::Extract, None, "not_utf8".into())
+        );
+    }
 }

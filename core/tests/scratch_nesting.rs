@@ -1,26 +1,25 @@
 //! Deep nesting along inputs (C-blocks in C-slots, reporters in inputs, both) is bounded by
 //! `MAX_NESTING` (docs/patches.md, "Nesting limit"): a target nested exactly that deep
-//! loads, validates, observes, compiles, saves, diffs and inverts on a thread with a 256 KiB
-//! stack in a debug build; one level more, or 100,000, is refused at load with a typed error
-//! naming the block; patches and composite actions that would nest deeper are refused; and
-//! the JSON parser refuses a million nested `[` without overflowing.
+//! loads, validates, observes, compiles, saves, diffs, inverts, is patched (block edits and
+//! JSON Patch) and gives Bug Forge sites on a thread with a 256 KiB stack in a debug build;
+//! one level more, or 100,000, is refused at load with a typed error naming the block;
+//! patches (block edits, JSON Patch) and composite actions that would nest deeper are
+//! refused; and the JSON parser refuses a million nested `[` without overflowing.
 
 use gobo::scratch::agent::{observe, scratchblocks, Ctx, IndexMode, ObserveMode, Session};
 use gobo::scratch::compile::compile;
 use gobo::scratch::forge::{sites::sites, Operator};
-use gobo::scratch::project::diff::{diff_atoms, diff_patch};
+use gobo::scratch::project::diff::{diff_atoms, diff_patch, project_edit_distance};
+use gobo::scratch::project::json_patch::{self, Profile, Stage};
 use gobo::scratch::project::patch::{
-    apply_block_edits, edits_to_json, invert, parse_block_edits, BlockEdit, BlockSpec, EditKind,
-    ErrorCode, InputSpec, Link, PatchOptions, TargetRef,
+    apply_block_edits, edits_to_json, invert, parse_block_edits, BlockEdit, BlockSpec, Child,
+    EditKind, ErrorCode, InputSpec, Link, PatchOptions, TargetRef,
 };
 use gobo::scratch::project::validate::{validate, Severity};
 use gobo::scratch::project::{load, save, LoadError, Project, MAX_NESTING};
 use serde_json::json;
 
 const STACK: usize = 256 * 1024;
-/// The patch layer's walks (exact specs of existing blocks, specs turned into blocks) recurse
-/// with about 6 KiB of stack per nesting level in a debug build: at the limit they get 1 MiB.
-const PATCH_STACK: usize = 1024 * 1024;
 
 /// A sprite `S` with one script: a flag hat, `repeats` nested `repeat` blocks (each in the
 /// previous one's C-slot), then, when `reporters > 0`, a `say` in the innermost slot whose
@@ -113,9 +112,12 @@ fn walk_everything(name: &str, bytes: &[u8]) {
 
 /// The patch layer's walks over the same target: bug-forge sites, removing the script and
 /// inverting the removal (in memory: a spec this deep is deeper than a patch's JSON may
-/// nest), diffs both ways.
+/// nest), the script re-added from a spec built in code, diffs both ways, the edit
+/// distance, and a JSON Patch.
 fn patch_everything(name: &str, bytes: &[u8]) {
     let p = load(bytes).unwrap();
+    // The Bug Forge walks the script (the hat's `handler.dup` takes its exact spec, as JSON);
+    // a spec this deep is deeper than JSON may nest, so that site is left out.
     sites(&p, &Operator::ALL);
     let opts = PatchOptions::default();
     let remove =
@@ -128,11 +130,49 @@ fn patch_everything(name: &str, bytes: &[u8]) {
     let mut back = empty.clone();
     apply_block_edits(&mut back, &inverse, &opts).unwrap();
     assert!(save(&back) == save(&p), "{name}: the inverse restores the bytes");
+    // The removed script as an `add` (ids kept, positions dropped): the same blocks again.
+    let EditKind::Add { block, .. } = &inverse[0].kind else { panic!("{name}: {inverse:?}") };
+    let mut spec = block.clone();
+    clear_positions(&mut spec);
+    let add = BlockEdit {
+        target: TargetRef::Name("S".into()),
+        kind: EditKind::Add { block: spec, link: Link::Top(None) },
+    };
+    let mut again = empty.clone();
+    apply_block_edits(&mut again, &[add], &opts).unwrap();
+    assert!(diff_atoms(&again, &p).is_empty(), "{name}: the re-added script");
     for (from, to) in [(&p, &empty), (&empty, &p)] {
         let diff = diff_patch(from, to).unwrap();
         let mut x = from.clone();
         apply_block_edits(&mut x, &diff, &opts).unwrap();
         assert!(diff_atoms(&x, to).is_empty(), "{name}");
+    }
+    let d = project_edit_distance(&p, &empty, &p);
+    assert!(d.d_edit > 0 && d.d_edit == d.missing.len(), "{name}: {}", d.d_edit);
+    let rename = br#"[{"op":"replace","path":"/targets/1/name","value":"T"}]"#;
+    let out = json_patch::apply_text(bytes, rename, &Profile::default()).unwrap();
+    assert_eq!(load(&out.project_json).unwrap().targets[1].name, "T", "{name}");
+}
+
+/// Drops the file positions of a spec and every spec in it (without recursion).
+fn clear_positions(spec: &mut BlockSpec) {
+    let mut todo = vec![spec];
+    while let Some(s) = todo.pop() {
+        s.at = None;
+        for (_, i) in &mut s.inputs {
+            match i {
+                InputSpec::Block(b) => todo.push(b),
+                InputSpec::Exact { value, shadow, .. } => {
+                    for c in [value, shadow].into_iter().flatten() {
+                        if let Child::Block(b) = c {
+                            todo.push(b);
+                        }
+                    }
+                }
+                InputSpec::Literal(_) => {}
+            }
+        }
+        todo.extend(s.next.iter_mut());
     }
 }
 
@@ -146,8 +186,8 @@ fn nesting_at_the_limit_is_walked_on_a_256k_stack() {
 }
 
 #[test]
-fn nesting_at_the_limit_is_patched_on_a_1m_stack() {
-    on_stack(PATCH_STACK, || {
+fn nesting_at_the_limit_is_patched_on_a_256k_stack() {
+    on_small_stack(|| {
         for (name, bytes) in shapes(MAX_NESTING) {
             patch_everything(name, &bytes);
         }
@@ -186,7 +226,7 @@ fn a_million_nested_brackets_are_a_json_error() {
 
 #[test]
 fn patches_that_would_nest_deeper_are_refused() {
-    on_stack(PATCH_STACK, || {
+    on_small_stack(|| {
         let p = load(&nested(0, MAX_NESTING)).unwrap();
         let opts = PatchOptions::default();
         // A reporter into the innermost `+`: one level too deep.
@@ -218,6 +258,18 @@ fn patches_that_would_nest_deeper_are_refused() {
         let mut q = p.clone();
         let e = apply_block_edits(&mut q, &[edit], &opts).unwrap_err();
         assert_eq!((e.code, e.edit), (ErrorCode::TooDeep, Some(0)), "{e}");
+        // A JSON Patch that hangs a reporter under the innermost `+`: the result does not load.
+        let deeper = format!(
+            r#"[{{"op":"add","path":"/targets/1/blocks/x","value":{{"opcode":"operator_add","next":null,"parent":"{last}","inputs":{{"NUM1":[1,[4,"1"]],"NUM2":[1,[4,"1"]]}},"fields":{{}},"shadow":false,"topLevel":false}}}},
+               {{"op":"replace","path":"/targets/1/blocks/{last}/inputs/NUM2","value":[3,"x",[4,"1"]]}}]"#
+        );
+        let bytes = nested(0, MAX_NESTING);
+        let f = json_patch::apply_text(&bytes, deeper.as_bytes(), &Profile::default()).unwrap_err();
+        assert_eq!((f.stage, f.code.as_str()), (Stage::Validate, "LOAD"), "{f}");
+        assert!(f.message.contains("nested more than 128 inputs deep"), "{f}");
+        // The same one level higher loads.
+        let fits = deeper.replace(&last, &format!("r{}", MAX_NESTING - 2));
+        json_patch::apply_text(&bytes, fits.as_bytes(), &Profile::default()).unwrap();
     });
 }
 

@@ -240,6 +240,17 @@ fn options_key(field: &str) -> String {
 
 /// The `{choices: ...}` of field `name` of `node` (`None`: nothing printed).
 pub fn choices(ctx: &Ctx<'_>, node: Node, name: &str) -> Option<Choices> {
+    // The common case, answered without the lookups: a literal primitive's field (`NUM`,
+    // `COLOUR`, `TEXT` of `math_number`, `colour_picker`, `text`...) is no dropdown and has
+    // no fallback table (`literal_primitives_have_no_choices` checks that against the rest).
+    if ctx.tb().is_literal(node) {
+        return None;
+    }
+    choices_of(ctx, node, name)
+}
+
+/// [`choices`] without its shortcut.
+fn choices_of(ctx: &Ctx<'_>, node: Node, name: &str) -> Option<Choices> {
     if let Some(opts) = options(ctx, node, name) {
         let shown: Vec<String> =
             opts.into_iter().map(|(d, _)| d).filter(|d| !d.is_empty()).collect();
@@ -400,4 +411,46 @@ pub fn write_choices_json(out: &mut String, c: &Choices) {
         out.push(']');
     }
     out.push('}');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scratch::project::{load, PrimitiveKind};
+
+    #[test]
+    fn literal_primitives_have_no_choices() {
+        let kinds = [
+            PrimitiveKind::Number,
+            PrimitiveKind::PositiveNumber,
+            PrimitiveKind::WholeNumber,
+            PrimitiveKind::Integer,
+            PrimitiveKind::Angle,
+            PrimitiveKind::Color,
+            PrimitiveKind::Text,
+        ];
+        let inputs: Vec<String> = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| alloc::format!(r#""I{i}":[1,[{},"1"]]"#, k.code()))
+            .collect();
+        let json = alloc::format!(
+            r#"{{"targets":[{{"isStage":true,"name":"Stage","variables":{{}},"lists":{{}},"broadcasts":{{}},"blocks":{{"b":{{"opcode":"looks_say","next":null,"parent":null,"inputs":{{{}}},"fields":{{}},"shadow":false,"topLevel":true,"x":0,"y":0}}}},"comments":{{}},"currentCostume":0,"costumes":[],"sounds":[],"volume":100,"layerOrder":0}}],"monitors":[],"extensions":[],"meta":{{"semver":"3.0.0"}}}}"#,
+            inputs.join(",")
+        );
+        let project = load(json.as_bytes()).unwrap();
+        let ctx = Ctx::new(&project, 0);
+        let tb = ctx.tb();
+        let (b, _) = tb.blocks.iter().next().unwrap();
+        for (n, kind) in kinds.iter().enumerate() {
+            let node = tb.input_child(b, n).unwrap();
+            assert!(tb.is_literal(node));
+            assert_eq!(tb.opcode(node), kind.opcode());
+            assert_eq!(tb.fields_iter(node).count(), 1);
+            for f in tb.fields_iter(node) {
+                assert_eq!(choices_of(&ctx, node, f.name), None, "{kind:?}");
+                assert_eq!(choices(&ctx, node, f.name), None, "{kind:?}");
+            }
+        }
+    }
 }

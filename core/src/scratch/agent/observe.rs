@@ -2,6 +2,7 @@
 //! variables and lists in scope, all targets, the indexed block pseudocode) as text, with the
 //! same facts as data and the index map that actions are resolved against.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -63,8 +64,8 @@ pub struct IndexEntry {
     pub index: u32,
     /// Its block id.
     pub id: String,
-    /// Its opcode.
-    pub opcode: String,
+    /// Its opcode (borrowed from the catalog when it is there).
+    pub opcode: Cow<'static, str>,
     /// Whether it heads a script.
     pub top: bool,
     /// The index of the indexed block it is printed under (its script, C-block or the block

@@ -7,9 +7,9 @@
 //! inputs and C-slots, the walk goes on below them) or, in an input, shown by their first
 //! field's value. In `full` every non-shadow block gets an index and every C-slot a line.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt::Write;
 
 use super::catalog::{self, Arg};
 use super::menus;
@@ -56,14 +56,13 @@ pub fn render(ctx: &Ctx<'_>, mode: ObserveMode, index: IndexMode) -> (String, Ve
         mode,
         index,
         out: String::with_capacity(64 * tb.blocks.len()),
-        entries: Vec::new(),
+        // Rarely more entries than blocks (shadows get none; it grows if need be).
+        entries: Vec::with_capacity(tb.blocks.len()),
     };
     for top in r.tb.scripts() {
         let node = Node::Block(top);
-        if !r.indexed(node) {
-            continue;
-        }
-        r.block(node, 0, None, true);
+        let Some(known) = r.indexed(node) else { continue };
+        r.block(node, known, 0, None, true);
         r.stack(r.tb.next(node), 0, None);
         // The blank line that ends a script.
         r.out.push('\n');
@@ -85,12 +84,30 @@ fn write_id_token(out: &mut String, id: &str) {
     }
 }
 
+/// `n` appended to `out` in decimal.
+fn write_u32(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[start..].iter().map(|&d| char::from(d)));
+}
+
 impl Renderer<'_, '_> {
-    fn indexed(&self, n: Node) -> bool {
+    /// Whether `n` gets an index: `None` if not, else its opcode as the catalog spells it
+    /// (`Some(None)`: an opcode outside the catalog, which only `full` mode indexes).
+    fn indexed(&self, n: Node) -> Option<Option<&'static str>> {
         let opcode = self.tb.opcode(n);
+        let known = || catalog::catalog(opcode).map(|s| s.opcode);
         match self.mode {
-            ObserveMode::Compat => catalog::in_catalog(opcode),
-            ObserveMode::Full => !opcode.is_empty() && !self.tb.is_shadow(n),
+            ObserveMode::Compat => known().map(Some),
+            ObserveMode::Full => (!opcode.is_empty() && !self.tb.is_shadow(n)).then(known),
         }
     }
 
@@ -113,30 +130,39 @@ impl Renderer<'_, '_> {
     /// Walk a stack: indexed blocks are printed, others skipped with their inputs.
     fn stack(&mut self, mut cur: Option<Node>, depth: u32, parent: Option<u32>) {
         while let Some(n) = cur {
-            if self.indexed(n) {
-                self.block(n, depth, parent, false);
+            if let Some(known) = self.indexed(n) {
+                self.block(n, known, depth, parent, false);
             }
             cur = self.tb.next(n);
         }
     }
 
-    /// Print one indexed block: its line, fields, inputs and (unless it fills an input) its
-    /// C-slots.
-    fn block(&mut self, n: Node, depth: u32, parent: Option<u32>, top: bool) -> u32 {
+    /// Print one indexed block (`known`: its opcode from the catalog, if there): its line,
+    /// fields, inputs and (unless it fills an input) its C-slots.
+    fn block(
+        &mut self,
+        n: Node,
+        known: Option<&'static str>,
+        depth: u32,
+        parent: Option<u32>,
+        top: bool,
+    ) -> u32 {
         let idx = self.entries.len() as u32 + 1;
         let id = self.tb.id(n);
         let opcode = self.tb.opcode(n);
         self.open(depth, &[]);
         match self.index {
             IndexMode::Index => {
-                let _ = write!(self.out, "#{idx}");
+                self.out.push('#');
+                write_u32(&mut self.out, idx);
             }
             IndexMode::Id => write_id_token(&mut self.out, &id),
         }
         self.out.push_str(if top { " [top] " } else { " " });
         self.out.push_str(opcode);
         self.out.push('\n');
-        self.entries.push(IndexEntry { index: idx, id, opcode: opcode.into(), top, parent, depth });
+        let stored = known.map_or_else(|| Cow::Owned(opcode.into()), Cow::Borrowed);
+        self.entries.push(IndexEntry { index: idx, id, opcode: stored, top, parent, depth });
         if self.mode == ObserveMode::Full {
             if let Some(code) = self.tb.proccode(n) {
                 self.open(depth, &["- proccode: "]);
@@ -239,9 +265,9 @@ impl Renderer<'_, '_> {
             self.line(depth, &["- input ", name, ":"]);
             return;
         };
-        if self.indexed(child) {
+        if let Some(known) = self.indexed(child) {
             self.line(depth, &["- input ", name, ":"]);
-            self.block(child, depth + 1, Some(idx), false);
+            self.block(child, known, depth + 1, Some(idx), false);
             return;
         }
         let child_opcode = self.tb.opcode(child);

@@ -298,6 +298,17 @@ impl<'p> TargetBlocks<'p> {
         }
     }
 
+    /// Whether the node is an inline literal primitive (`[4, "10"]`, `[9, "#ff0000"]`,
+    /// `[10, "hello"]`...): a number, colour or text slot.
+    pub fn is_literal(&self, n: Node) -> bool {
+        match n {
+            Node::Block(_) => false,
+            Node::Prim { parent, input, shadow } => {
+                matches!(self.prim(parent, input, shadow), Some((_, Primitive::Literal { .. })))
+            }
+        }
+    }
+
     /// Whether scratch-vm marks the node as a shadow (a primitive in the block slot of a
     /// `[2, ..]` or `[3, ..]` input is a real block).
     pub fn is_shadow(&self, n: Node) -> bool {

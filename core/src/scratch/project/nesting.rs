@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::blocks::{BlockIdx, Blocks, InputValue};
 
-/// The deepest nesting gobo accepts: 256 inputs below a script's first block. scratch-vm
+/// The deepest nesting gobo accepts: 128 inputs below a script's first block. scratch-vm
 /// projects stay far below it (hand-built scripts nest a few dozen deep), and every recursive
 /// walk over a target this deep runs on a 256 KiB thread stack in a debug build
 /// (`core/tests/scratch_nesting.rs`).

@@ -1,15 +1,13 @@
-//! Block specs ⇄ the model: a [`BlockSpec`] becomes a [`NewBlock`] for the edit API (opcodes
+//! Block specs → the model: a [`BlockSpec`] becomes a [`NewBlock`] for the edit API (opcodes
 //! checked against the catalog, missing value inputs and fields filled with the editor
-//! toolbox's defaults, variable/list/broadcast names resolved to ids); existing blocks become
-//! exact specs again (for inverses).
+//! toolbox's defaults, variable/list/broadcast names resolved to ids). Existing blocks
+//! become exact specs again in `exact.rs`.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::blocks::{
-    BlockIdx, Blocks, Field, InputValue, Mutation, Primitive, PrimitiveKind,
-};
+use super::super::blocks::{Field, InputKind, Mutation, Primitive, PrimitiveKind};
 use super::super::edit::{flat_chain, DeclKind, NewBlock, NewChild, NewInput};
 use super::super::model::{Literal, Project, Target};
 use super::super::validate::Pointer;
@@ -302,19 +300,35 @@ impl Scope<'_> {
     }
 
     /// Converts a spec into a block tree for [`Blocks::create`](super::super::Blocks::create):
-    /// the block and, as a flat list, the blocks after it (a loop, not a recursion).
-    pub(crate) fn new_block(&self, spec: &BlockSpec, at: &Pointer) -> Res<NewBlock> {
-        let mut b = self.new_node(spec, at)?;
-        let chain = flat_chain(&spec.next, |n| &n.next);
-        b.next.reserve_exact(chain.len());
-        for (k, n) in chain.into_iter().enumerate() {
-            b.next.push(self.new_node(n, &at.clone().key("next").index(k))?);
+    /// the block and, as a flat list, the blocks after it. The walk keeps its own stack on
+    /// the heap (one [`Frame`] per spec being converted), so a spec nested
+    /// [`MAX_NESTING`](super::super::MAX_NESTING) deep costs the thread's stack nothing;
+    /// errors come in the order a depth-first walk meets them (a block's own checks, then
+    /// its inputs in order with the blocks in them, then its defaults, then the blocks
+    /// after it).
+    pub(crate) fn new_block<'s>(&self, spec: &'s BlockSpec, at: &Pointer) -> Res<NewBlock> {
+        let mut cur = self.frame(spec, at.clone(), true)?;
+        let mut parents: Vec<Frame<'s>> = Vec::new();
+        loop {
+            match self.step(&mut cur)? {
+                Step::Need(child, at, head) => {
+                    let f = self.frame(child, at, head)?;
+                    parents.push(core::mem::replace(&mut cur, f));
+                }
+                Step::Done(block) => match parents.pop() {
+                    None => return Ok(block),
+                    Some(p) => {
+                        cur = p;
+                        cur.deliver(block);
+                    }
+                },
+            }
         }
-        Ok(b)
     }
 
-    /// One block of a spec with its inputs, without the blocks after it.
-    fn new_node(&self, spec: &BlockSpec, at: &Pointer) -> Res<NewBlock> {
+    /// The frame of one spec: its own checks, mutation and fields (`head`: the spec a
+    /// `new_block` walk starts from, whose `next` blocks the frame converts last).
+    fn frame<'s>(&self, spec: &'s BlockSpec, at: Pointer, head: bool) -> Res<Frame<'s>> {
         let info = catalog::lookup(&spec.opcode);
         let exact = spec.inputs.iter().any(|(_, i)| matches!(i, InputSpec::Exact { .. }))
             || spec.fields.iter().any(|(_, f)| matches!(f, FieldSpec::Exact(..)));
@@ -354,122 +368,252 @@ impl Scope<'_> {
             }
             b.fields.push(self.field(name, f, &fp)?);
         }
-        for (name, input) in &spec.inputs {
-            let ip = at.clone().key("inputs").key(name);
-            b.inputs.push(self.input(spec, name, input, &ip)?);
-        }
-        if !exact {
-            if let Some(info) = info {
-                for f in info.fields {
-                    if spec.fields.iter().all(|(n, _)| n != f.name) {
-                        if let Some(field) = self.default_field(
-                            &spec.opcode,
-                            f.name,
-                            f.default,
-                            &at.clone().key("fields"),
-                        )? {
-                            b.fields.push(field);
+        let chain = if head { Some(Vec::new()) } else { None };
+        Ok(Frame { spec, at, info, exact, block: b, input: 0, part: None, chain, defaults: false })
+    }
+
+    /// Converts what needs no other spec, up to the next spec needed or the end.
+    fn step<'s>(&self, f: &mut Frame<'s>) -> Res<Step<'s>> {
+        loop {
+            if let Some(part) = &mut f.part {
+                match part.todo.pop() {
+                    Some(Want::Ready(c)) => part.got.push(c),
+                    Some(Want::Build(s, p)) => return Ok(Step::Need(s, p, true)),
+                    None => {
+                        if let Some(part) = f.part.take() {
+                            f.block.inputs.push(self.finish_input(part)?);
                         }
                     }
                 }
-                for i in info.inputs {
-                    let Slot::Value { shadow, default } = i.slot else { continue };
-                    if spec.inputs.iter().any(|(n, _)| n == i.name) {
-                        continue;
-                    }
-                    let ip = at.clone().key("inputs").key(i.name);
-                    b.inputs.push(NewInput {
-                        name: i.name.into(),
-                        value: None,
-                        shadow: self.default_shadow(shadow, default, &ip)?,
-                    });
+                continue;
+            }
+            if let Some((name, input)) = f.spec.inputs.get(f.input) {
+                f.input += 1;
+                let ip = f.at.clone().key("inputs").key(name);
+                match self.begin_input(f.spec, name, input, ip)? {
+                    Begun::Done(i) => f.block.inputs.push(i),
+                    Begun::Part(p) => f.part = Some(p),
+                }
+                continue;
+            }
+            if !f.defaults {
+                f.defaults = true;
+                self.defaults(f)?;
+            }
+            let Some(chain) = &mut f.chain else { break };
+            if chain.is_empty() && !f.spec.next.is_empty() {
+                *chain = flat_chain(&f.spec.next, |n| &n.next);
+                f.block.next.reserve_exact(chain.len());
+            }
+            let k = f.block.next.len();
+            if let Some(n) = chain.get(k) {
+                return Ok(Step::Need(n, f.at.clone().key("next").index(k), false));
+            }
+            break;
+        }
+        Ok(Step::Done(core::mem::take(&mut f.block)))
+    }
+
+    /// The fields and value inputs a (non-exact) spec leaves out, with the toolbox's
+    /// defaults.
+    fn defaults(&self, f: &mut Frame<'_>) -> Res<()> {
+        let (spec, at) = (f.spec, &f.at);
+        let Some(info) = f.info.filter(|_| !f.exact) else { return Ok(()) };
+        for field in info.fields {
+            if spec.fields.iter().all(|(n, _)| n != field.name) {
+                if let Some(field) = self.default_field(
+                    &spec.opcode,
+                    field.name,
+                    field.default,
+                    &at.clone().key("fields"),
+                )? {
+                    f.block.fields.push(field);
                 }
             }
         }
-        Ok(b)
+        for i in info.inputs {
+            let Slot::Value { shadow, default } = i.slot else { continue };
+            if spec.inputs.iter().any(|(n, _)| n == i.name) {
+                continue;
+            }
+            let ip = at.clone().key("inputs").key(i.name);
+            f.block.inputs.push(NewInput {
+                name: i.name.into(),
+                value: None,
+                shadow: self.default_shadow(shadow, default, &ip)?,
+            });
+        }
+        Ok(())
     }
 
-    fn input(
+    /// Starts input `name` of `parent`: done at once, or waiting for the specs in it.
+    fn begin_input<'s>(
         &self,
         parent: &BlockSpec,
-        name: &str,
-        input: &InputSpec,
-        at: &Pointer,
-    ) -> Res<NewInput> {
-        let child = |c: &Option<Child>, p: Pointer| -> Res<Option<NewChild>> {
-            Ok(match c {
-                None => None,
-                Some(Child::Primitive(prim)) => Some(NewChild::Primitive(prim.clone())),
-                Some(Child::Block(b)) => Some(NewChild::Block(self.new_block(b, &p)?)),
-            })
+        name: &'s str,
+        input: &'s InputSpec,
+        at: Pointer,
+    ) -> Res<Begun<'s>> {
+        let want = |c: &'s Option<Child>, p: Pointer| match c {
+            None => Want::Ready(None),
+            Some(Child::Primitive(prim)) => Want::Ready(Some(NewChild::Primitive(prim.clone()))),
+            Some(Child::Block(b)) => Want::Build(b, p),
         };
-        match input {
+        let (kind, todo) = match input {
             InputSpec::Exact { kind, value, shadow } => {
-                let value = child(value, at.clone().index(1))?;
-                let shadow = child(shadow, at.clone().index(2))?;
-                // `[1, s]` has its shadow in the value position; `[3, v, s]` has both.
-                Ok(match kind {
-                    super::super::blocks::InputKind::Shadow if shadow.is_none() => {
-                        NewInput { name: name.into(), value: None, shadow: value }
-                    }
-                    _ => NewInput { name: name.into(), value, shadow },
-                })
+                // Popped from the end: the value first, then the shadow.
+                let todo = alloc::vec![
+                    want(shadow, at.clone().index(2)),
+                    want(value, at.clone().index(1))
+                ];
+                (PartKind::Exact(*kind), todo)
             }
-            InputSpec::Literal(l) => match self.slot_of(parent, name) {
-                Some(Slot::Value { shadow, .. }) => Ok(NewInput {
-                    name: name.into(),
-                    value: None,
-                    shadow: Some(self.shadow_with(shadow, l, at)?),
-                }),
-                Some(_) => Err(self.err(
-                    ErrorCode::BadLink,
-                    at,
-                    format!("input {name:?} takes a block, not a literal"),
-                )),
-                None => Err(self.err(
-                    ErrorCode::UnknownPath,
-                    at,
-                    format!("{} has no input {name:?}", parent.opcode),
-                )),
-            },
+            InputSpec::Literal(l) => {
+                return match self.slot_of(parent, name) {
+                    Some(Slot::Value { shadow, .. }) => Ok(Begun::Done(NewInput {
+                        name: name.into(),
+                        value: None,
+                        shadow: Some(self.shadow_with(shadow, l, &at)?),
+                    })),
+                    Some(_) => Err(self.err(
+                        ErrorCode::BadLink,
+                        &at,
+                        format!("input {name:?} takes a block, not a literal"),
+                    )),
+                    None => Err(self.err(
+                        ErrorCode::UnknownPath,
+                        &at,
+                        format!("{} has no input {name:?}", parent.opcode),
+                    )),
+                };
+            }
             InputSpec::Block(spec) => {
                 let slot = self.slot_of(parent, name);
                 if slot.is_none() {
                     return Err(self.err(
                         ErrorCode::UnknownPath,
-                        at,
+                        &at,
                         format!("{} has no input {name:?}", parent.opcode),
                     ));
                 }
-                let block = self.new_block(spec, at)?;
+                (PartKind::Block { spec, slot }, alloc::vec![Want::Build(spec, at.clone())])
+            }
+        };
+        Ok(Begun::Part(Part { name, at, kind, todo, got: Vec::with_capacity(2) }))
+    }
+
+    /// Finishes an input once the specs in it are converted.
+    fn finish_input(&self, part: Part<'_>) -> Res<NewInput> {
+        let Part { name, at, kind, got, .. } = part;
+        let mut got = got.into_iter();
+        let value = got.next().flatten();
+        match kind {
+            PartKind::Exact(kind) => {
+                let shadow = got.next().flatten();
+                // `[1, s]` has its shadow in the value position; `[3, v, s]` has both.
+                Ok(match kind {
+                    InputKind::Shadow if shadow.is_none() => {
+                        NewInput { name: name.into(), value: None, shadow: value }
+                    }
+                    _ => NewInput { name: name.into(), value, shadow },
+                })
+            }
+            PartKind::Block { spec, slot } => {
                 if spec.shadow {
-                    return Ok(NewInput {
-                        name: name.into(),
-                        value: None,
-                        shadow: Some(NewChild::Block(block)),
-                    });
+                    return Ok(NewInput { name: name.into(), value: None, shadow: value });
                 }
-                check_fits(&self.project.targets[self.t].blocks, spec, slot, at)
-                    .map_err(|m| self.err(ErrorCode::BadLink, at, m))?;
+                check_fits(spec, slot).map_err(|m| self.err(ErrorCode::BadLink, &at, m))?;
                 let shadow = match slot {
                     Some(Slot::Value { shadow, default }) => {
-                        self.default_shadow(shadow, default, at)?
+                        self.default_shadow(shadow, default, &at)?
                     }
                     _ => None,
                 };
-                Ok(NewInput { name: name.into(), value: Some(NewChild::Block(block)), shadow })
+                Ok(NewInput { name: name.into(), value, shadow })
             }
         }
     }
 }
 
+/// What a [`Frame`] needs next.
+// Returned once per step and consumed at once (as with `NewChild`).
+#[allow(clippy::large_enum_variant)]
+enum Step<'s> {
+    /// This spec converted, at this pointer (`true`: for an input, with the blocks after
+    /// it; `false`: the next block of the frame's chain, alone).
+    Need(&'s BlockSpec, Pointer, bool),
+    /// The converted block.
+    Done(NewBlock),
+}
+
+/// One spec being converted: its block so far, the input being built, the chain after it.
+struct Frame<'s> {
+    spec: &'s BlockSpec,
+    at: Pointer,
+    info: Option<&'static catalog::BlockInfo>,
+    /// Whether some input or field is exact (then no defaults are added).
+    exact: bool,
+    block: NewBlock,
+    /// The next input of `spec` to start.
+    input: usize,
+    /// The input waiting for the specs in it.
+    part: Option<Part<'s>>,
+    /// For the spec a walk starts from: the blocks after it (flattened once its defaults
+    /// are in), converted into `block.next` one by one.
+    chain: Option<Vec<&'s BlockSpec>>,
+    /// Whether the defaults are in.
+    defaults: bool,
+}
+
+impl Frame<'_> {
+    /// Takes the converted block the frame asked for.
+    fn deliver(&mut self, block: NewBlock) {
+        match &mut self.part {
+            Some(part) => part.got.push(Some(NewChild::Block(block))),
+            None => self.block.next.push(block),
+        }
+    }
+}
+
+/// An input waiting for the specs in it.
+struct Part<'s> {
+    name: &'s str,
+    at: Pointer,
+    kind: PartKind<'s>,
+    /// What fills it, last first.
+    todo: Vec<Want<'s>>,
+    /// What is converted, in order.
+    got: Vec<Option<NewChild>>,
+}
+
+enum PartKind<'s> {
+    /// `[kind, value, shadow]`.
+    Exact(InputKind),
+    /// A block (with the catalog's default shadow under it unless it is a shadow itself).
+    Block { spec: &'s BlockSpec, slot: Option<Slot> },
+}
+
+/// One thing filling an input.
+// Held for one input while it is built: boxing the ready child would cost an allocation for
+// no saving.
+#[allow(clippy::large_enum_variant)]
+enum Want<'s> {
+    /// Nothing to convert.
+    Ready(Option<NewChild>),
+    /// A spec to convert (with the blocks after it).
+    Build(&'s BlockSpec, Pointer),
+}
+
+/// An input started.
+// Returned once per input and consumed at once (as with `NewChild`).
+#[allow(clippy::large_enum_variant)]
+enum Begun<'s> {
+    Done(NewInput),
+    Part(Part<'s>),
+}
+
 /// Whether a block of `spec`'s shape fits a slot (by the catalog; unknown opcodes fit).
-fn check_fits(
-    _blocks: &Blocks,
-    spec: &BlockSpec,
-    slot: Option<Slot>,
-    _at: &Pointer,
-) -> Result<(), String> {
+fn check_fits(spec: &BlockSpec, slot: Option<Slot>) -> Result<(), String> {
     let Some(info) = catalog::lookup(&spec.opcode) else { return Ok(()) };
     match slot {
         Some(Slot::Statement) if !info.has_previous() => {
@@ -480,52 +624,4 @@ fn check_fits(
         }
         _ => Ok(()),
     }
-}
-
-/// An existing block (with its inputs, and with `with_next` the blocks after it) as an exact
-/// spec with ids and file positions, so that adding it back recreates the same records.
-pub(crate) fn exact_spec(blocks: &Blocks, idx: BlockIdx, with_next: bool) -> Option<BlockSpec> {
-    let mut spec = exact_node(blocks, idx)?;
-    if with_next {
-        let mut cur = blocks.get(idx)?.next;
-        while let Some(n) = cur {
-            let Some(node) = exact_node(blocks, n) else { break };
-            spec.next.push(node);
-            cur = blocks.get(n).and_then(|b| b.next);
-        }
-    }
-    Some(spec)
-}
-
-/// One existing block with its inputs (their chains included), without the blocks after it.
-fn exact_node(blocks: &Blocks, idx: BlockIdx) -> Option<BlockSpec> {
-    let b = blocks.get(idx)?;
-    let mut spec = BlockSpec {
-        id: Some(b.id.clone()),
-        opcode: b.opcode.clone(),
-        shadow: b.shadow,
-        fields: Vec::new(),
-        inputs: Vec::new(),
-        mutation: b.mutation.as_ref().map(|m| m.raw.clone()),
-        next: Vec::new(),
-        at: Some(idx.get()),
-    };
-    for f in &b.fields {
-        let id = if f.has_id_slot || f.id.is_some() { Some(f.id.clone()) } else { None };
-        spec.fields.push((f.name.clone(), FieldSpec::Exact(f.value.clone(), id)));
-    }
-    for i in &b.inputs {
-        let child = |v: &Option<InputValue>| -> Option<Child> {
-            match v {
-                None => None,
-                Some(InputValue::Primitive(p)) => Some(Child::Primitive(p.clone())),
-                Some(InputValue::Block(c)) => exact_spec(blocks, *c, true).map(Child::Block),
-            }
-        };
-        spec.inputs.push((
-            i.name.clone(),
-            InputSpec::Exact { kind: i.kind, value: child(&i.value), shadow: child(&i.shadow) },
-        ));
-    }
-    Some(spec)
 }

@@ -14,8 +14,8 @@ use super::super::json::{Json, Num};
 use super::super::model::{Literal, Project};
 use super::super::save;
 use super::apply::{apply_one, target_index};
-use super::build::exact_spec;
 use super::error::{ErrorCode, PatchError};
+use super::exact::exact_spec;
 use super::model::{
     BlockEdit, BlockSpec, DeclPath, DeclRef, DeclSpec, EditKind, InputSpec, Link, ModPath,
     TargetRef,

@@ -17,6 +17,7 @@
 mod apply;
 mod build;
 mod error;
+mod exact;
 mod inverse;
 mod model;
 mod parse;
@@ -48,7 +49,7 @@ pub(crate) fn exact_spec_public(
     idx: super::BlockIdx,
     with_next: bool,
 ) -> Option<BlockSpec> {
-    build::exact_spec(blocks, idx, with_next)
+    exact::exact_spec(blocks, idx, with_next)
 }
 
 /// A target's block records as `(id, record)` in file order (for `diff`).

@@ -164,18 +164,117 @@ fn link_to_json(l: &Link) -> Json {
     }
 }
 
-/// A block spec as JSON.
+/// A block spec as JSON. The walk keeps its own stack on the heap (one frame per spec), so a
+/// spec nested [`MAX_NESTING`](super::super::MAX_NESTING) deep costs the thread's stack
+/// nothing.
 pub fn spec_to_json(b: &BlockSpec) -> Json {
-    let mut o = node_json(b);
-    if !b.next.is_empty() {
-        let chain = super::super::edit::flat_chain(&b.next, |n| &n.next);
-        o.push(("next", Json::Array(chain.into_iter().map(|n| obj(node_json(n))).collect())));
+    let mut cur = Frame::new(b, true);
+    let mut parents: Vec<Frame<'_>> = Vec::new();
+    loop {
+        match cur.step() {
+            Step::Need(child, head) => {
+                parents.push(core::mem::replace(&mut cur, Frame::new(child, head)))
+            }
+            Step::Done(json) => match parents.pop() {
+                None => return json,
+                Some(p) => {
+                    cur = p;
+                    cur.deliver(json);
+                }
+            },
+        }
     }
-    obj(o)
 }
 
-/// One spec's keys, without `next`.
-fn node_json(b: &BlockSpec) -> Vec<(&str, Json)> {
+/// What a [`Frame`] needs next.
+enum Step<'s> {
+    /// This spec as JSON (`true`: for an input, with its `next` blocks; `false`: the next
+    /// block of the frame's chain, alone).
+    Need(&'s BlockSpec, bool),
+    /// The finished object.
+    Done(Json),
+}
+
+/// One spec being written: its inputs one by one, then (for a spec with its chain) the
+/// blocks after it.
+struct Frame<'s> {
+    spec: &'s BlockSpec,
+    /// The blocks after it, flattened (empty for a block of a chain, written alone).
+    chain: Vec<&'s BlockSpec>,
+    /// The inputs written so far.
+    inputs: Vec<(String, Json)>,
+    /// The items of the exact input being written.
+    items: Option<Vec<Json>>,
+    /// The blocks of the chain written so far.
+    next: Vec<Json>,
+}
+
+impl<'s> Frame<'s> {
+    fn new(spec: &'s BlockSpec, head: bool) -> Frame<'s> {
+        let chain = if head && !spec.next.is_empty() {
+            super::super::edit::flat_chain(&spec.next, |n| &n.next)
+        } else {
+            Vec::new()
+        };
+        let inputs = Vec::with_capacity(spec.inputs.len());
+        Frame { spec, chain, inputs, items: None, next: Vec::new() }
+    }
+
+    /// Writes what needs no other spec, up to the next spec needed or the end.
+    fn step(&mut self) -> Step<'s> {
+        while let Some((name, input)) = self.spec.inputs.get(self.inputs.len()) {
+            match input {
+                InputSpec::Literal(l) => self.inputs.push((name.clone(), lit(l))),
+                InputSpec::Block(b) => return Step::Need(b, true),
+                InputSpec::Exact { kind, value, shadow } => {
+                    let items = self
+                        .items
+                        .get_or_insert_with(|| alloc::vec![Json::Number(Num::Int(*kind as i64))]);
+                    let third =
+                        shadow.is_some() || *kind == super::super::blocks::InputKind::Obscured;
+                    let child = match items.len() {
+                        1 => Some(value),
+                        2 if third => Some(shadow),
+                        _ => None,
+                    };
+                    match child {
+                        Some(None) => items.push(Json::Null),
+                        Some(Some(Child::Primitive(p))) => items.push(primitive_to_json(p)),
+                        Some(Some(Child::Block(b))) => return Step::Need(b, true),
+                        None => {
+                            let items = self.items.take().unwrap_or_default();
+                            self.inputs.push((name.clone(), Json::Array(items)));
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(&n) = self.chain.get(self.next.len()) {
+            return Step::Need(n, false);
+        }
+        let mut o = node_json(self.spec, core::mem::take(&mut self.inputs));
+        if !self.next.is_empty() {
+            o.push(("next", Json::Array(core::mem::take(&mut self.next))));
+        }
+        Step::Done(obj(o))
+    }
+
+    /// Takes the JSON of the spec the frame asked for.
+    fn deliver(&mut self, json: Json) {
+        match self.spec.inputs.get(self.inputs.len()) {
+            Some((_, InputSpec::Exact { .. })) => {
+                if let Some(items) = &mut self.items {
+                    items.push(json);
+                }
+            }
+            Some((name, _)) => self.inputs.push((name.clone(), json)),
+            None => self.next.push(json),
+        }
+    }
+}
+
+/// One spec's keys, without `next`, its inputs (in order) written already.
+fn node_json(b: &BlockSpec, inputs: Vec<(String, Json)>) -> Vec<(&str, Json)> {
     let mut o: Vec<(&str, Json)> = alloc::vec![("opcode", s(&b.opcode))];
     if let Some(id) = &b.id {
         o.push(("id", s(id)));
@@ -197,8 +296,7 @@ fn node_json(b: &BlockSpec) -> Vec<(&str, Json)> {
         o.push(("fields", Json::Object(fields.collect())));
     }
     if !b.inputs.is_empty() {
-        let inputs = b.inputs.iter().map(|(n, i)| (n.clone(), input_to_json(i)));
-        o.push(("inputs", Json::Object(inputs.collect())));
+        o.push(("inputs", Json::Object(inputs)));
     }
     if let Some(m) = &b.mutation {
         o.push(("mutation", Json::Object(m.clone())));
@@ -207,28 +305,6 @@ fn node_json(b: &BlockSpec) -> Vec<(&str, Json)> {
         o.push(("at", Json::Number(Num::Int(at as i64))));
     }
     o
-}
-
-fn input_to_json(i: &InputSpec) -> Json {
-    match i {
-        InputSpec::Literal(l) => lit(l),
-        InputSpec::Block(b) => spec_to_json(b),
-        InputSpec::Exact { kind, value, shadow } => {
-            let mut items = alloc::vec![Json::Number(Num::Int(*kind as i64)), child_to_json(value)];
-            if shadow.is_some() || *kind == super::super::blocks::InputKind::Obscured {
-                items.push(child_to_json(shadow));
-            }
-            Json::Array(items)
-        }
-    }
-}
-
-fn child_to_json(c: &Option<Child>) -> Json {
-    match c {
-        None => Json::Null,
-        Some(Child::Block(b)) => spec_to_json(b),
-        Some(Child::Primitive(p)) => primitive_to_json(p),
-    }
 }
 
 /// A primitive as its compressed array.
