@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use gobo::scratch::agent::{observe, IndexMode, ObserveMode};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
@@ -165,4 +166,29 @@ fn observe_prints_the_prompt_and_json() {
     let (code, _, stderr) = gobo(&["observe", start.to_str().unwrap(), "--target", "Bird"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("no target is named \"Bird\""), "{stderr}");
+}
+
+#[test]
+fn observe_full_mode_by_id_is_the_cores_observation() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../core/tests/fixtures/agent/quirks.json");
+    let project = gobo::scratch::project::load(&std::fs::read(&path).unwrap()).unwrap();
+    for (mode, index, m, i) in [
+        (ObserveMode::Full, IndexMode::Id, "full", "id"),
+        (ObserveMode::Full, IndexMode::Index, "full", "index"),
+        (ObserveMode::Compat, IndexMode::Id, "compat", "id"),
+    ] {
+        let core = observe(&project, None, mode, index).unwrap();
+        let p = path.to_str().unwrap();
+        let (code, json, stderr) = gobo(&["observe", p, "--mode", m, "--index", i, "--json"]);
+        assert_eq!(code, 0, "{stderr}");
+        let v: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v, serde_json::to_value(&core).unwrap(), "{m} {i}");
+        let (code, text, _) = gobo(&["observe", p, "--mode", m, "--index", i]);
+        assert_eq!((code, text), (0, core.text.clone()), "{m} {i}");
+    }
+    // Full mode by id shows what compat hides: the custom block's definition and pen blocks.
+    let full = observe(&project, None, ObserveMode::Full, IndexMode::Id).unwrap();
+    assert!(full.pseudocode.contains("@def [top] procedures_definition"), "{}", full.pseudocode);
+    assert!(full.pseudocode.contains("@pen pen_penDown"), "{}", full.pseudocode);
 }
