@@ -438,6 +438,34 @@ fn add_block_custom_block_call() {
     assert!(code(&s).contains("[top] procedures_call\n- proccode: \"jump %s\""), "{}", code(&s));
 }
 
+#[test]
+fn delete_a_definition_in_use_is_refused() {
+    // scratch-blocks refuses to delete a definition while calls remain; gobo's check after
+    // every action refuses it too (the calls would name no procedure: UNKNOWN_PROCEDURE).
+    let proto = json!({"opcode": "procedures_prototype", "next": null, "parent": "def", "inputs": {}, "fields": {}, "shadow": true, "topLevel": false,
+        "mutation": {"tagName": "mutation", "children": [], "proccode": "jump", "argumentids": "[]", "argumentnames": "[]", "argumentdefaults": "[]", "warp": "false"}});
+    let blocks = json!({"def": blk("procedures_definition", None, None, json!({"custom_block": [1, "proto"]}), json!({})), "proto": proto});
+    let mut s = Session::new(
+        project(json!({}), vec![("Cat", blocks, json!({}))]),
+        SessionConfig { mode: ObserveMode::Full, ..SessionConfig::default() },
+    )
+    .unwrap();
+    let call = ok(&mut s, "add_block", json!({"blockType": "procedures_call"}))["blockId"].clone();
+    let before = (project::save(s.project()), s.step());
+    let def = ix(&s, "def");
+    let message = fails(&mut s, "delete_block", json!({"blockIndex": def}), Code::InvalidResult);
+    let path = format!("/targets/1/blocks/{}/mutation/proccode", call.as_str().unwrap());
+    assert!(message.starts_with("delete_block would leave the project invalid"), "{message}");
+    assert!(message.contains(&format!("UNKNOWN_PROCEDURE at {path}")), "{message}");
+    assert_eq!((project::save(s.project()), s.step()), before, "nothing changed, no step used");
+    // Without the call the definition goes.
+    let c = ix(&s, call.as_str().unwrap());
+    ok(&mut s, "delete_block", json!({"blockIndex": c}));
+    let def = ix(&s, "def");
+    ok(&mut s, "delete_block", json!({"blockIndex": def}));
+    assert_eq!(code(&s), "");
+}
+
 // ---------------------------------------------------------------- connect_blocks: stack_after
 
 #[test]

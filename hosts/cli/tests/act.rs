@@ -127,6 +127,36 @@ fn wrong_indices_fail_with_scratchworld_codes() {
 }
 
 #[test]
+fn an_action_with_an_invalid_result_is_refused() {
+    // Full mode shows the custom block definition (#1); deleting it while a call (#2)
+    // remains would leave the call naming nothing: refused, no step used, exit 1.
+    let project = fixtures().join("custom-block.json");
+    let actions = temp("custom.jsonl");
+    std::fs::write(
+        &actions,
+        [
+            r#"{"api": "add_block", "args": {"blockType": "procedures_call"}}"#,
+            r#"{"api": "delete_block", "args": {"blockIndex": 1}}"#,
+            r#"{"api": "delete_block", "args": {"blockIndex": 2}}"#,
+            r#"{"api": "delete_block", "args": {"blockIndex": 1}}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let (p, a) = (project.to_str().unwrap(), actions.to_str().unwrap());
+    let (code, stdout, stderr) = gobo(&["act", p, a, "--mode", "full"]);
+    assert_eq!(code, 1, "{stderr}");
+    let rs = responses(&stdout);
+    let steps: Vec<&Value> = rs.iter().map(|r| &r["meta"]["step"]).collect();
+    assert_eq!(steps, [1, 1, 2, 3], "{stdout}");
+    assert_eq!(rs[1]["success"], false);
+    assert_eq!(rs[1]["error"]["code"], "INVALID_RESULT", "{stdout}");
+    assert_eq!(rs[1]["error"]["details"]["action"], "delete_block");
+    assert_eq!(rs[1]["error"]["details"]["findings"][0]["code"], "UNKNOWN_PROCEDURE");
+    assert!(rs.iter().enumerate().all(|(i, r)| (r["success"] == true) == (i != 1)), "{stdout}");
+}
+
+#[test]
 fn act_reports_bad_input() {
     let start = fixtures().join("start");
     let (code, _, stderr) = gobo(&["act", start.to_str().unwrap(), "/nonexistent/actions.jsonl"]);

@@ -76,6 +76,25 @@ def test_a_bad_action_fails_with_its_code(cli, tmp_path):
     assert got["success"] is False and got["error"]["code"]
 
 
+def test_an_invalid_result_is_refused_like_the_cli(cli, tmp_path):
+    # Deleting a custom block definition (#1) while its call (#2) remains: INVALID_RESULT,
+    # the same envelope as `gobo act`, and no step used.
+    project = AGENT / "custom-block.json"
+    actions = [
+        {"api": "add_block", "args": {"blockType": "procedures_call"}},
+        {"api": "delete_block", "args": {"blockIndex": 1}},
+    ]
+    lines = tmp_path / "custom.jsonl"
+    lines.write_text("".join(json.dumps(a) + "\n" for a in actions))
+    proc = cli.run("act", project, lines, "--mode", "full", check=1)
+    want = [strip(json.loads(line)) for line in proc.stdout.splitlines()]
+    s = gobo.scratch.Session(project, mode="full")
+    got = [strip(s.act(a)) for a in actions]
+    assert got == want
+    assert got[1]["error"]["code"] == "INVALID_RESULT" and got[1]["meta"]["step"] == 1
+    assert s.step == 1
+
+
 def test_patch_invert_diff_are_the_clis(cli, tmp_path):
     broken, fixed = KEYS / "broken.json", KEYS / "project.json"
     want_patch = cli.json("patch", "diff", broken, fixed)

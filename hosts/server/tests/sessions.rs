@@ -430,6 +430,30 @@ async fn log_of(s: &TestServer, id: &str) -> Value {
 }
 
 #[tokio::test]
+async fn an_invalid_result_is_refused_and_not_logged() {
+    let s = TestServer::new("sessions-invalid");
+    let project = common::json_file("hosts/cli/tests/fixtures/agent/custom-block.json");
+    let r = s.post("/v1/sessions", &json!({"project": project, "mode": "full"})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = r.json()["session_id"].as_str().unwrap().to_string();
+    let act = format!("/v1/sessions/{id}/act");
+    let call = json!({"api": "add_block", "args": {"blockType": "procedures_call"}});
+    assert_eq!(s.post(&act, &call).await.json()["success"], true);
+    // Deleting the definition (#1) while the call (#2) remains: a 200 refusal, no step used.
+    let r = s.post(&act, &json!({"api": "delete_block", "args": {"blockIndex": 1}})).await;
+    assert_eq!(r.status, 200);
+    let r = r.json();
+    assert_eq!((&r["success"], &r["meta"]["step"]), (&json!(false), &json!(1)), "{r}");
+    assert_eq!(r["error"]["code"], "INVALID_RESULT", "{r}");
+    assert_eq!(r["error"]["details"]["findings"][0]["code"], "UNKNOWN_PROCEDURE", "{r}");
+    let text = s.get(&format!("/v1/sessions/{id}/observation")).await.text();
+    assert!(text.contains("procedures_definition"), "{text}");
+    let entries = log_of(&s, &id).await;
+    assert_eq!(entries.as_array().map(Vec::len), Some(1), "only the add_block: {entries}");
+    s.stop().await;
+}
+
+#[tokio::test]
 async fn the_action_log_and_the_gold_picture() {
     let s = TestServer::new("sessions-log");
     let r = s

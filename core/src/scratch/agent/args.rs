@@ -51,6 +51,9 @@ pub enum Code {
     StepLimit,
     /// The episode has ended with `done` or `failed` (gobo).
     EpisodeDone,
+    /// The action would leave the project with validation errors it did not have; it is not
+    /// applied (gobo; `details` names the action and the findings).
+    InvalidResult,
 }
 
 impl Code {
@@ -76,6 +79,7 @@ impl Code {
             Code::InvalidActionPlan => "INVALID_ACTION_PLAN",
             Code::StepLimit => "STEP_LIMIT",
             Code::EpisodeDone => "EPISODE_DONE",
+            Code::InvalidResult => "INVALID_RESULT",
         }
     }
 }

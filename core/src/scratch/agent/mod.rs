@@ -10,6 +10,7 @@
 mod actions;
 pub mod args;
 pub mod catalog;
+mod check;
 pub mod collate;
 mod connect;
 mod fields;

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use super::args::{ActError, Code};
 use super::observe::{observe_ctx, IndexMode, Observation, ObserveMode};
 use super::view::{self, Node, TargetBlocks};
-use super::{actions, connect, fields, Ctx};
+use super::{actions, check, connect, fields, Ctx};
 use crate::scratch::project::edit::IdGen;
 use crate::scratch::project::{BlockForm, Project};
 
@@ -144,6 +144,15 @@ impl ActResult {
     pub fn code(&self) -> Option<Code> {
         self.error.as_ref().map(|e| e.code)
     }
+
+    /// Keeps only the step counters and the observation ([`Feedback::ObservationOnly`]).
+    fn withhold(&mut self) {
+        self.success = None;
+        self.requested_action = None;
+        self.executed_action = None;
+        self.data = None;
+        self.error = None;
+    }
 }
 
 /// Why a session cannot be made or restored.
@@ -197,8 +206,11 @@ pub struct Session {
     pub(crate) config: SessionConfig,
     pub(crate) ids: IdGen,
     step: u32,
-    finished: Option<Finish>,
+    pub(crate) finished: Option<Finish>,
     pub(crate) cache: Option<Observation>,
+    /// Breaks the project after an action, to test the check that refuses invalid results.
+    #[cfg(test)]
+    pub(crate) sabotage: Option<fn(&mut Project, usize)>,
 }
 
 /// The saved form of a session.
@@ -248,6 +260,8 @@ impl Session {
             config,
             step: 0,
             finished: None,
+            #[cfg(test)]
+            sabotage: None,
             cache: None,
         };
         s.workspace_update();
@@ -405,8 +419,41 @@ impl Session {
                 observation: None,
             };
         }
+        let undo = check::edits(api).then(|| check::save(self));
         let outcome = self.dispatch(api, &args);
+        #[cfg(test)]
+        if let Some(broken) = self.sabotage {
+            broken(&mut self.project, self.editing);
+        }
+        if let Some(undo) = undo {
+            if let Err(error) = check::check(self, api, undo) {
+                return self.refuse(api, args, error);
+            }
+        }
         self.respond(api, args, outcome)
+    }
+
+    /// The answer to an action whose result was invalid: the session is as it was before the
+    /// action (the step is not used up), and the error names the findings.
+    fn refuse(&mut self, api: &str, args: Map<String, Value>, error: ActError) -> ActResult {
+        let executed = sanitize(api, &args, self.config.index);
+        let wants = self.config.observe_each || self.config.feedback == Feedback::ObservationOnly;
+        let observation = wants.then(|| self.observe());
+        let requested = ActionEcho { api: api.into(), args: Value::Object(args) };
+        let mut r = ActResult {
+            success: Some(false),
+            requested_action: Some(requested),
+            executed_action: Some(ActionEcho { api: api.into(), args: Value::Object(executed) }),
+            data: Some(Value::Object(Map::new())),
+            error: Some(error),
+            meta: self.meta(),
+            done: self.finished.is_some(),
+            observation,
+        };
+        if self.config.feedback == Feedback::ObservationOnly {
+            r.withhold();
+        }
+        r
     }
 
     fn respond(&mut self, api: &str, args: Map<String, Value>, outcome: Outcome) -> ActResult {
@@ -443,11 +490,7 @@ impl Session {
             observation,
         };
         if self.config.feedback == Feedback::ObservationOnly {
-            r.success = None;
-            r.requested_action = None;
-            r.executed_action = None;
-            r.data = None;
-            r.error = None;
+            r.withhold();
         }
         r
     }
@@ -520,6 +563,8 @@ impl Session {
             ids: saved.ids,
             step: saved.step,
             finished: saved.finished,
+            #[cfg(test)]
+            sabotage: None,
             cache: saved.cache,
         })
     }

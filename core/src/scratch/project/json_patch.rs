@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::json::Json;
 use super::load::{load_json_with, LoadOptions};
 use super::patch::PostCheck;
-use super::validate::{validate_with, Context, Finding, Severity};
+use super::validate::{introduced, validate_with, Context, Finding, Severity};
 use crate::json_patch::{self, pointer, Limits};
 
 /// Which normalization steps run (all by default).
@@ -335,16 +335,7 @@ pub fn apply_text(
     })?;
     let findings =
         if profile.check == PostCheck::Off { Vec::new() } else { validate_with(&project, &cx) };
-    let old: Vec<(&str, &str)> = before
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .map(|f| (f.code, f.path.as_str()))
-        .collect();
-    let new: Vec<Finding> = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error && !old.contains(&(f.code, f.path.as_str())))
-        .cloned()
-        .collect();
+    let new = introduced(&before, &findings, Severity::Error);
     if !new.is_empty() && profile.check != PostCheck::Off {
         let mut f = fail(
             Stage::Validate,

@@ -346,8 +346,15 @@ pub async fn act_on(app: &Arc<App>, id: &str, action: Value) -> Result<ActResult
     let sessions = Arc::clone(&app.sessions);
     sessions
         .call_logged(app, id, move |live, _| {
+            let (step, over) = (live.session.step(), live.session.finished().is_some());
             let mut r = live.session.act(&action);
             r.meta.session_id = i;
+            // Only an action refused for an invalid result (`INVALID_RESULT`) leaves a running
+            // episode's step counter as it was: the session is unchanged, nothing to commit
+            // or log (the check holds when feedback withholds the error code too).
+            if !over && live.session.step() == step {
+                return Ok((r, None));
+            }
             let entry = json!({
                 "kind": "act",
                 "step": r.meta.step,

@@ -31,7 +31,7 @@ use serde::Serialize;
 
 use super::edit::IdGen;
 use super::model::{Monitor, Project, Target};
-use super::validate::{validate_with, Context, Finding, Severity};
+use super::validate::{introduced, validate_with, Context, Finding, Severity};
 
 pub use error::{ErrorCode, PatchError};
 pub use model::{
@@ -207,16 +207,12 @@ pub fn apply_block_edits(
         return Ok(PatchReport { edits: edits.len(), created, findings: Vec::new() });
     }
     let after = validate_with(project, &cx);
-    let old = before.as_deref().map(errors).unwrap_or_default();
-    let new: Vec<Finding> = after
-        .iter()
-        .filter(|f| f.severity == Severity::Error && !old.contains(&(f.code, f.path.as_str())))
-        .cloned()
-        .collect();
+    let new = introduced(before.as_deref().unwrap_or_default(), &after, Severity::Error);
     if new.is_empty() {
         return Ok(PatchReport { edits: edits.len(), created, findings: after });
     }
     undo.restore(project);
+    let old = before.as_deref().map(errors).unwrap_or_default();
     let edit = first_breaking(project, edits, opts, &cx, &old);
     let mut err = PatchError::new(
         ErrorCode::InvalidResult,

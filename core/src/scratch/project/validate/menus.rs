@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::super::model::{Literal, Project, Target};
-use super::{Pointer, Report};
+use super::{Pointer, Report, Scope};
 
 /// What a menu field may name besides its special values.
 #[derive(Clone, Copy)]
@@ -36,11 +36,11 @@ const MENUS: &[(&str, &str, Names, &[&str])] = &[
     ("control_create_clone_of_menu", "CLONE_OPTION", Names::Sprites, &["_myself_"]),
 ];
 
-pub(super) fn check(project: &Project, report: &mut Report) {
+pub(super) fn check(project: &Project, scope: Scope<'_>, report: &mut Report) {
     let stage = project.stage();
     let sprites: Vec<&str> =
         project.targets.iter().filter(|t| !t.is_stage).map(|t| t.name.as_str()).collect();
-    for (t, target) in project.targets.iter().enumerate() {
+    for (t, target) in scope.targets(project) {
         for b in target.blocks.as_slice() {
             let Some((_, field, names, special)) = MENUS.iter().find(|(op, ..)| *op == b.opcode)
             else {

@@ -115,6 +115,28 @@ impl Report {
     }
 }
 
+/// Which targets the block checks cover.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Scope<'a> {
+    /// Every target.
+    All,
+    /// These target indices (in any order; out-of-range ones are ignored).
+    Only(&'a [usize]),
+}
+
+impl<'a> Scope<'a> {
+    /// The targets in scope, with their indices, in document order.
+    pub(crate) fn targets<'p>(
+        self,
+        project: &'p Project,
+    ) -> impl Iterator<Item = (usize, &'p super::model::Target)> + use<'p, 'a> {
+        project.targets.iter().enumerate().filter(move |(t, _)| match self {
+            Scope::All => true,
+            Scope::Only(list) => list.contains(t),
+        })
+    }
+}
+
 /// Validates a project without asset information.
 pub fn validate(project: &Project) -> Vec<Finding> {
     validate_with(project, &Context::default())
@@ -127,14 +149,33 @@ pub fn validate_with(project: &Project, cx: &Context<'_>) -> Vec<Finding> {
     for w in &project.warnings {
         repaired(w, &mut report);
     }
-    for (t, target) in project.targets.iter().enumerate() {
-        structure::check(&target.blocks, t, &mut report);
-    }
-    refs::check(project, &mut report);
-    shapes::check(project, &mut report);
-    procs::check(project, &mut report);
-    menus::check(project, &mut report);
+    check_blocks(project, Scope::All, &mut report);
     targets::check(project, cx, &mut report);
+    finish(report)
+}
+
+/// Validates only what an edit of the blocks and declarations of targets `only` (indices
+/// into `project.targets`) can break: the block checks of those targets (structure,
+/// references, shapes, custom blocks, menus), as [`validate`] makes them. The project-wide
+/// checks (sprite names, layers, costumes, sounds, comments, monitors, load repairs) are left
+/// out. A composite session runs it after every action (`docs/composite.md`).
+pub fn validate_targets(project: &Project, only: &[usize]) -> Vec<Finding> {
+    let mut report = Report { findings: Vec::new(), cap: 1000, dropped: 0 };
+    check_blocks(project, Scope::Only(only), &mut report);
+    finish(report)
+}
+
+fn check_blocks(project: &Project, scope: Scope<'_>, report: &mut Report) {
+    for (t, target) in scope.targets(project) {
+        structure::check(&target.blocks, t, report);
+    }
+    refs::check(project, scope, report);
+    shapes::check(project, scope, report);
+    procs::check(project, scope, report);
+    menus::check(project, scope, report);
+}
+
+fn finish(mut report: Report) -> Vec<Finding> {
     if report.dropped > 0 {
         let message = alloc::format!("{} more findings not listed", report.dropped);
         report.findings.push(Finding {
@@ -180,6 +221,22 @@ impl Validation {
         let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
         Validation { valid: errors == 0, errors, warnings: findings.len() - errors, findings }
     }
+}
+
+/// The findings of `after` with severity `severity` that `before` does not have (the same
+/// code at the same path): what an edit introduced. Patches and composite actions refuse a
+/// result with new errors.
+pub fn introduced(before: &[Finding], after: &[Finding], severity: Severity) -> Vec<Finding> {
+    after
+        .iter()
+        .filter(|f| {
+            f.severity == severity
+                && !before
+                    .iter()
+                    .any(|b| b.severity == severity && b.code == f.code && b.path == f.path)
+        })
+        .cloned()
+        .collect()
 }
 
 /// Whether any finding is an error.

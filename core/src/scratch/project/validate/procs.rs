@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::super::blocks::{Block, BlockIdx, Blocks, InputValue, Mutation};
 use super::super::model::{Literal, Project};
-use super::{Pointer, Report};
+use super::{Pointer, Report, Scope};
 
 /// The prototype block of a `procedures_definition`.
 fn prototype<'a>(blocks: &'a Blocks, def: &Block) -> Option<&'a Block> {
@@ -24,8 +24,8 @@ fn arg_count(proccode: &str) -> usize {
     bytes.windows(2).filter(|w| w[0] == b'%' && matches!(w[1], b's' | b'n' | b'b')).count()
 }
 
-pub(super) fn check(project: &Project, report: &mut Report) {
-    for (t, target) in project.targets.iter().enumerate() {
+pub(super) fn check(project: &Project, scope: Scope<'_>, report: &mut Report) {
+    for (t, target) in scope.targets(project) {
         let blocks = &target.blocks;
         let mut protos: Vec<(&str, &Mutation, &Block)> = Vec::new();
         for b in blocks.as_slice() {

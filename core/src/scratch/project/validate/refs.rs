@@ -9,7 +9,7 @@ use alloc::string::String;
 use super::super::blocks::{Block, InputValue, Primitive, PrimitiveKind};
 use super::super::edit::DeclKind;
 use super::super::model::{Project, Target};
-use super::{Pointer, Report};
+use super::{Pointer, Report, Scope};
 
 /// What a reference id names, looked up where Scratch looks.
 enum Found<'a> {
@@ -138,8 +138,8 @@ fn check_block(project: &Project, target: &Target, t: usize, b: &Block, report: 
     }
 }
 
-pub(super) fn check(project: &Project, report: &mut Report) {
-    for (t, target) in project.targets.iter().enumerate() {
+pub(super) fn check(project: &Project, scope: Scope<'_>, report: &mut Report) {
+    for (t, target) in scope.targets(project) {
         for b in target.blocks.as_slice() {
             check_block(project, target, t, b, report);
         }

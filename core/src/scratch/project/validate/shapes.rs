@@ -7,7 +7,7 @@ use alloc::format;
 
 use super::super::blocks::{Block, Blocks, InputValue};
 use super::super::model::{Literal, Project};
-use super::{Pointer, Report};
+use super::{Pointer, Report, Scope};
 use crate::scratch::catalog::{self, BlockInfo, Shape, Slot};
 
 /// Whether a known block may have a block after it.
@@ -23,8 +23,8 @@ fn takes_next(b: &Block, info: &BlockInfo) -> bool {
     info.has_next()
 }
 
-pub(super) fn check(project: &Project, report: &mut Report) {
-    for (t, target) in project.targets.iter().enumerate() {
+pub(super) fn check(project: &Project, scope: Scope<'_>, report: &mut Report) {
+    for (t, target) in scope.targets(project) {
         let blocks = &target.blocks;
         for b in blocks.as_slice() {
             let ptr = || Pointer::block(t, &b.id);
