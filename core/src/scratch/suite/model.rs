@@ -101,6 +101,8 @@ pub enum StepKind {
 #[derive(Debug, Clone)]
 pub enum Input {
     GreenFlag,
+    /// Start only this sprite's green-flag scripts (`runtime.startHats` with a target).
+    FlagSprite(SpriteRef),
     StopAll,
     /// Key down, hold for the span (frames pass), key up.
     KeyPress {
@@ -114,16 +116,22 @@ pub enum Input {
         y: f64,
     },
     /// Move the pointer onto a sprite's current position (computed when the step runs); a
-    /// given `x` or `y` replaces that coordinate.
+    /// given `x` or `y` replaces that coordinate, then `offset` (`dx`, `dy`) is added.
     MouseOnto {
         sprite: SpriteRef,
         x: Option<f64>,
         y: Option<f64>,
+        offset: (f64, f64),
     },
     MouseDown {
         pos: Option<(f64, f64)>,
     },
     MouseUp {
+        pos: Option<(f64, f64)>,
+    },
+    /// Write the button flag without an event (`"event": false`), moving first if `pos`.
+    MouseFlag {
+        down: bool,
         pos: Option<(f64, f64)>,
     },
     /// Click a sprite, or the stage (`"Stage"`).
@@ -148,8 +156,10 @@ pub enum Input {
         y: Option<f64>,
         direction: Option<f64>,
         /// Move onto this sprite's current position (computed when the step runs); a given
-        /// `x` or `y` replaces that coordinate.
+        /// `x` or `y` replaces that coordinate, then `offset` (`dx`, `dy`) is added.
         onto: Option<SpriteRef>,
+        /// Added to the `onto` position (zero without `onto`).
+        offset: (f64, f64),
     },
 }
 

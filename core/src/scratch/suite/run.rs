@@ -19,6 +19,8 @@ use crate::scratch::value::Value;
 #[derive(Debug, Clone)]
 pub enum Action {
     GreenFlag,
+    /// Start one sprite's green-flag scripts only.
+    FlagSprite(String),
     StopAll,
     KeyDown(String),
     KeyUp(String),
@@ -30,6 +32,11 @@ pub enum Action {
         pos: Option<(f64, f64)>,
     },
     MouseUp {
+        pos: Option<(f64, f64)>,
+    },
+    /// The button flag written without an event, after moving to `pos` if given.
+    MouseFlag {
+        down: bool,
         pos: Option<(f64, f64)>,
     },
     /// Click a sprite (by name) or the stage (`"Stage"`).
@@ -200,6 +207,7 @@ impl<S: Subject> Runner<'_, S> {
     fn input(&mut self, input: &Input) -> Result<(), Failure> {
         let action = match input {
             Input::GreenFlag => Action::GreenFlag,
+            Input::FlagSprite(s) => Action::FlagSprite(s.resolved.clone()),
             Input::StopAll => Action::StopAll,
             Input::KeyPress { key, hold } => {
                 self.act(&Action::KeyDown(key.clone()))?;
@@ -210,12 +218,13 @@ impl<S: Subject> Runner<'_, S> {
             Input::KeyDown(k) => Action::KeyDown(k.clone()),
             Input::KeyUp(k) => Action::KeyUp(k.clone()),
             Input::MouseMove { x, y } => Action::MouseMove { x: *x, y: *y },
-            Input::MouseOnto { sprite, x, y } => {
+            Input::MouseOnto { sprite, x, y, offset } => {
                 let (sx, sy) = self.position_of(&sprite.resolved)?;
-                Action::MouseMove { x: x.unwrap_or(sx), y: y.unwrap_or(sy) }
+                Action::MouseMove { x: x.unwrap_or(sx) + offset.0, y: y.unwrap_or(sy) + offset.1 }
             }
             Input::MouseDown { pos } => Action::MouseDown { pos: *pos },
             Input::MouseUp { pos } => Action::MouseUp { pos: *pos },
+            Input::MouseFlag { down, pos } => Action::MouseFlag { down: *down, pos: *pos },
             Input::Click(s) => Action::Click(s.resolved.clone()),
             Input::Broadcast(m) => Action::Broadcast(m.clone()),
             Input::Answer(text) => {
@@ -238,18 +247,18 @@ impl<S: Subject> Runner<'_, S> {
                 name: name.clone(),
                 items: items.clone(),
             },
-            Input::SetSprite { sprite, x, y, direction, onto: None } => Action::SetSprite {
+            Input::SetSprite { sprite, x, y, direction, onto: None, .. } => Action::SetSprite {
                 sprite: sprite.resolved.clone(),
                 x: *x,
                 y: *y,
                 direction: *direction,
             },
-            Input::SetSprite { sprite, x, y, direction, onto: Some(onto) } => {
+            Input::SetSprite { sprite, x, y, direction, onto: Some(onto), offset } => {
                 let (ox, oy) = self.position_of(&onto.resolved)?;
                 Action::SetSprite {
                     sprite: sprite.resolved.clone(),
-                    x: Some(x.unwrap_or(ox)),
-                    y: Some(y.unwrap_or(oy)),
+                    x: Some(x.unwrap_or(ox) + offset.0),
+                    y: Some(y.unwrap_or(oy) + offset.1),
                     direction: *direction,
                 }
             }
