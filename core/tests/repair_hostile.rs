@@ -124,6 +124,12 @@ fn absurd_scenario_frames_are_typed_errors() {
         let e = Scenario::parse(doc.as_bytes()).expect_err(doc);
         assert!(e.to_string().contains("frames"), "{doc}: {e}");
     }
+    // A seed outside 32 bits is refused, not wrapped (-1 would become 4294967295).
+    for doc in [r#"{"seed": -1}"#, r#"{"seed": 4294967296}"#, r#"{"seed": 1e300}"#] {
+        let e = Scenario::parse(doc.as_bytes()).expect_err(doc);
+        assert!(e.to_string().contains("\"seed\": must be an integer"), "{doc}: {e}");
+    }
+    assert_eq!(Scenario::parse(br#"{"seed": 4294967295}"#).unwrap().seed, Some(u32::MAX));
     for fps in ["0", "1000000000", "1e300", "-30"] {
         let doc = format!(r#"{{"fps": {fps}, "tests": [{{"name": "c", "steps": []}}]}}"#);
         let e = parse_suite_json(&serde_json::from_str(&doc).unwrap()).expect_err(&doc);

@@ -103,9 +103,11 @@ impl Scenario {
                 };
                 let seed = match o.get("seed") {
                     None | Some(Json::Null) => None,
-                    Some(v) => {
-                        Some(whole(v).ok_or_else(|| field("seed", "must be an integer"))? as u32)
-                    }
+                    Some(v) => Some(
+                        whole(v)
+                            .and_then(|s| u32::try_from(s).ok())
+                            .ok_or_else(|| field("seed", "must be an integer in 0..=4294967295"))?,
+                    ),
                 };
                 let events = match o.get("events") {
                     Some(Json::Array(a)) => parse_events(a)?,

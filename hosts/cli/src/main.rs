@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod act;
 mod bench;
@@ -108,7 +108,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     match cli.command {
         Command::Version => {
             println!("gobo {}", env!("CARGO_PKG_VERSION"));
@@ -142,4 +145,21 @@ fn main() -> ExitCode {
         Command::Hooks(args) => hooks::run(args),
         Command::Lint(args) => lint::run(args),
     }
+}
+
+/// A command line clap refused: help and version print as clap prints them; an error (a value
+/// that does not parse, `--frames 18446744073709551616`, an unknown flag) goes to stderr once
+/// as `gobo <command>: <clap's message naming the flag>` (with clap's tip and usage lines),
+/// exit 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    let text = e.render().to_string();
+    let Some(message) = text.strip_prefix("error: ") else {
+        e.exit();
+    };
+    let command = std::env::args()
+        .nth(1)
+        .filter(|name| Cli::command().find_subcommand(name).is_some())
+        .map_or_else(String::new, |name| format!(" {name}"));
+    eprint!("gobo{command}: {message}");
+    ExitCode::from(exit::BAD_INPUT)
 }

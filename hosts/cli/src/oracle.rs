@@ -119,6 +119,9 @@ pub fn run(args: OracleArgs) -> ExitCode {
                 a.feature.kind, a.feature.signal, a.feature.value, a.observed, a.feature.case
             );
         }
+        for [case, why] in &syn.dropped_cases {
+            println!("dropped '{case}': {why}");
+        }
         match &syn.reason {
             Some(r) => println!("no suite: {r}"),
             None => println!(

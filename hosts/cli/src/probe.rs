@@ -84,5 +84,19 @@ pub fn run(args: ProbeArgs) -> ExitCode {
         ),
         None => println!("no divergence within {} frames", cfg.frames),
     }
+    // Cases that did not pass every seed, with the buggy program's first reason (a case cut by
+    // the frame cap or waiting for what never comes says what it waited for).
+    for c in
+        p.cases.iter().filter(|c| c.gold_passes < p.config.seeds || c.buggy_passes < p.config.seeds)
+    {
+        println!(
+            "case '{}': gold passes {}/{seeds}, buggy {}/{seeds}{}",
+            c.name,
+            c.gold_passes,
+            c.buggy_passes,
+            c.buggy_failure.as_deref().map_or_else(String::new, |r| format!(": {r}")),
+            seeds = p.config.seeds
+        );
+    }
     ExitCode::SUCCESS
 }

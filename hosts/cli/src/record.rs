@@ -20,19 +20,19 @@ pub struct RecordArgs {
     #[arg(long)]
     scenario: Option<PathBuf>,
     /// Keep every N-th frame.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true)]
     every: u64,
     /// Frames to run (default: the scenario's `frames`, else 300).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     frames: Option<u64>,
     /// Keyframes on the contact sheet.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
     keyframes: usize,
     /// A gold project to show on the left of every picture.
     #[arg(long)]
     gold: Option<PathBuf>,
     /// Block randomness seed (default: the scenario's, else 1).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     seed: Option<u32>,
     /// The output folder.
     #[arg(short, long)]

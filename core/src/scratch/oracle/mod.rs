@@ -345,12 +345,6 @@ pub fn synthesize(
     // on every case leaves nothing to find.
     let prunable = cfg.theta_pass * r as f64 > (r - 1) as f64 && cfg.theta_fail * (r as f64) < 1.0;
     let mut tables: Vec<KeyTable> = rec.cases.iter().map(|(t, _)| t.clone()).collect();
-    let mut bug_runs: Vec<Vec<Run>> = Vec::new();
-    for (ci, case) in prep.suite.cases.iter().enumerate() {
-        let run = record::record(buggy, &prep.facts, prep.suite.fps, case, 1, &mut tables[ci], cfg);
-        work.run(run.frames, run.block_ops);
-        bug_runs.push(alloc::vec![run]);
-    }
     let dropped: Vec<[String; 2]> = prep
         .suite
         .cases
@@ -361,14 +355,9 @@ pub fn synthesize(
             Some([c.name.clone(), bad.reason.clone().unwrap_or_default()])
         })
         .collect();
-    let identical = rec
-        .cases
-        .iter()
-        .zip(&bug_runs)
-        .all(|((_, g), b)| g.first().zip(b.first()).is_none_or(|(g, b)| same_run(g, b)));
-    let empty = |reason: &str, work: Work, dropped: Vec<[String; 2]>| Synthesis {
+    let empty = |reason: String, work: Work, dropped: Vec<[String; 2]>| Synthesis {
         accepted: false,
-        reason: Some(String::from(reason)),
+        reason: Some(reason),
         suite: json!({"version": 1, "fps": prep.suite.fps, "tests": []}),
         assertions: Vec::new(),
         candidates: 0,
@@ -379,9 +368,29 @@ pub fn synthesize(
         config: cfg.clone(),
         work,
     };
+    // No case completed on gold (each waited for what never came, or ran out of its budget):
+    // nothing can carry an assertion, so the buggy program is not run.
+    if let Some([name, why]) = dropped.first().filter(|_| dropped.len() == rec.cases.len()) {
+        let reason = format!(
+            "no scenario completed on the gold program ({} dropped; first: {name}: {why})",
+            dropped.len()
+        );
+        return empty(reason, work, dropped);
+    }
+    let mut bug_runs: Vec<Vec<Run>> = Vec::new();
+    for (ci, case) in prep.suite.cases.iter().enumerate() {
+        let run = record::record(buggy, &prep.facts, prep.suite.fps, case, 1, &mut tables[ci], cfg);
+        work.run(run.frames, run.block_ops);
+        bug_runs.push(alloc::vec![run]);
+    }
+    let identical = rec
+        .cases
+        .iter()
+        .zip(&bug_runs)
+        .all(|((_, g), b)| g.first().zip(b.first()).is_none_or(|(g, b)| same_run(g, b)));
     if prunable && identical {
         return empty(
-            "the buggy program behaves as the gold one on every scenario (seed 1)",
+            String::from("the buggy program behaves as the gold one on every scenario (seed 1)"),
             work,
             dropped,
         );
@@ -433,8 +442,11 @@ pub fn synthesize(
         .into_iter()
         .map(|i| accepted[i].clone())
         .collect();
-    let mut result =
-        empty("no feature holds on gold and fails on the buggy program", work, dropped);
+    let mut result = empty(
+        String::from("no feature holds on gold and fails on the buggy program"),
+        work,
+        dropped,
+    );
     result.candidates = candidates;
     result.features = features;
     result.omitted = omitted;
