@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS session_log (
     session TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
     PRIMARY KEY (session, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS session_ops (
+    session TEXT NOT NULL, seq INTEGER NOT NULL, ms INTEGER NOT NULL, op TEXT NOT NULL,
+    PRIMARY KEY (session, seq)) WITHOUT ROWID;
 ";
 
 /// Why the store failed.
