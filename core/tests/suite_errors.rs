@@ -103,6 +103,10 @@ fn malformed_suites_name_the_path() {
         // Validation against the project (examples/scratch/keys).
         (with_steps(r#"{"expect": {"sprite": "Dog", "x": 1}}"#), "tests[0].steps[1].expect.sprite", Want::Unknown("sprite")),
         (with_steps(r#"{"do": "click", "sprite": ["Dog", "Puppy"]}"#), "tests[0].steps[1].sprite", Want::Unknown("sprite")),
+        (with_steps(r#"{"do": "green_flag", "sprite": "Dog"}"#), "tests[0].steps[1].sprite", Want::Unknown("sprite")),
+        (with_steps(r#"{"do": "green_flag", "sprite": "Stage"}"#), "tests[0].steps[1].sprite", Want::Unknown("sprite")),
+        (with_steps(r#"{"do": "mouse_down", "event": 0}"#), "tests[0].steps[1].event", Want::WrongType),
+        (with_steps(r#"{"do": "mouse_up", "event": false, "x": 1}"#), "tests[0].steps[1].y", Want::Missing),
         (with_steps(r#"{"expect": {"variable": "lives", "equals": 3}}"#), "tests[0].steps[1].expect.variable", Want::Unknown("variable")),
         (with_steps(r#"{"expect": {"list": "score", "length": 1}}"#), "tests[0].steps[1].expect.list", Want::Unknown("list")),
         (with_steps(r#"{"expect": {"sprite": "Cat", "costume": "c9"}}"#), "tests[0].steps[1].expect.costume", Want::Unknown("costume")),

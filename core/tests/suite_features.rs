@@ -8,6 +8,8 @@
 //!
 //! `walker`: the green flag puts Walker at x 0, then moves it 10 steps right (one per frame)
 //! and 10 steps back; clicking Walker adds 1 to `score`. Target sits at x 100.
+//! `starter`: Runner's flag script goes to x 0 and steps 10 right ten times; Other's sets `started`
+//! and keeps `down` equal to `mouse down?`; clicking the stage adds 1 to `clicks`.
 //! `spawner`: the green flag makes Seed create a clone and step 10 right, three times (each
 //! clone jumps 50 up, rises 10 a frame five times and deletes itself); the stage raises its
 //! brightness effect from 0 by 10 five times; Pointer follows the mouse pointer.
@@ -181,4 +183,15 @@ fn a_sprite_check_without_a_property_says_so() {
     assert!(e.contains("reversals, peaks, range, above_min and below_max need a number"), "{e}");
     let e = load(r#"{"value": {"sprite": "Stage", "property": "x"}, "equals": 0}"#);
     assert!(e.contains("unknown sprite 'Stage'"), "{e}");
+}
+
+#[test]
+fn one_sprites_flag_scripts_and_the_button_flag() {
+    check(
+        "starter/inputs.json",
+        &[
+            ("fail: Other's flag script did not run", "started to be 1 at 0.1 s; it is 0"),
+            ("fail: a flag write is no click", "clicks to be 1 at 0.13 s; it is 0"),
+        ],
+    );
 }

@@ -299,9 +299,10 @@ pub fn trigger_of(case: &crate::scratch::suite::model::Case) -> String {
                 Input::Click(s) => format!("click:{}", s.resolved),
                 Input::Broadcast(m) => format!("broadcast:{m}"),
                 Input::Answer(_) => String::from("answer"),
-                Input::MouseMove { .. } | Input::MouseDown { .. } | Input::MouseUp { .. } => {
-                    String::from("mouse")
-                }
+                Input::MouseMove { .. }
+                | Input::MouseDown { .. }
+                | Input::MouseUp { .. }
+                | Input::MouseFlag { .. } => String::from("mouse"),
                 Input::SetVariable { name, .. } => format!("set:{name}"),
                 _ => continue,
             };

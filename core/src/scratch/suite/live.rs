@@ -39,6 +39,13 @@ impl Subject for VmSubject {
             Action::MouseMove { x, y } => Input::MouseMove(*x, *y),
             Action::MouseDown { pos } => Input::MouseDown(pos.map(|p| p.0), pos.map(|p| p.1)),
             Action::MouseUp { pos } => Input::MouseUp(pos.map(|p| p.0), pos.map(|p| p.1)),
+            Action::FlagSprite(s) => Input::FlagSprite(s.clone()),
+            Action::MouseFlag { down, pos } => {
+                if let Some((x, y)) = pos {
+                    self.pending.push(Input::MouseMove(*x, *y));
+                }
+                Input::MouseFlag(*down)
+            }
             Action::Click(s) => Input::Click(s.clone()),
             Action::Broadcast(m) => Input::Broadcast(m.clone()),
             Action::Answer(t) => Input::Answer(t.clone()),

@@ -101,6 +101,8 @@ pub enum StepKind {
 #[derive(Debug, Clone)]
 pub enum Input {
     GreenFlag,
+    /// Start only this sprite's green-flag scripts (`runtime.startHats` with a target).
+    FlagSprite(SpriteRef),
     StopAll,
     /// Key down, hold for the span (frames pass), key up.
     KeyPress {
@@ -124,6 +126,11 @@ pub enum Input {
         pos: Option<(f64, f64)>,
     },
     MouseUp {
+        pos: Option<(f64, f64)>,
+    },
+    /// Write the button flag without an event (`"event": false`), moving first if `pos`.
+    MouseFlag {
+        down: bool,
         pos: Option<(f64, f64)>,
     },
     /// Click a sprite, or the stage (`"Stage"`).

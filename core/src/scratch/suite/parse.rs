@@ -263,7 +263,10 @@ const INPUTS: &str = "green_flag, stop_all, key_press, key_down, key_up, mouse_m
 
 fn parse_input(name: &str, o: &mut Obj<'_>) -> Result<Input> {
     Ok(match name {
-        "green_flag" => Input::GreenFlag,
+        "green_flag" => match o.get("sprite") {
+            Some(_) => Input::FlagSprite(req_sprite(o, "sprite")?),
+            None => Input::GreenFlag,
+        },
         "stop_all" => Input::StopAll,
         "key_press" => {
             let key = key_name(o)?;
@@ -290,6 +293,9 @@ fn parse_input(name: &str, o: &mut Obj<'_>) -> Result<Input> {
             },
             None => Input::MouseMove { x: o.req_num("x")?, y: o.req_num("y")? },
         },
+        "mouse_down" | "mouse_up" if o.bool("event")? == Some(false) => {
+            Input::MouseFlag { down: name == "mouse_down", pos: opt_pos(o)? }
+        }
         "mouse_down" => Input::MouseDown { pos: opt_pos(o)? },
         "mouse_up" => Input::MouseUp { pos: opt_pos(o)? },
         "click" => Input::Click(req_sprite(o, "sprite")?),

@@ -37,9 +37,11 @@ pub fn refvm_action(a: &Action) -> Option<&'static str> {
         Action::Click(_) => "click_sprite",
         Action::Broadcast(_) => "broadcast",
         Action::Answer(_) => "answer",
-        Action::SetVariable { .. } | Action::SetList { .. } | Action::SetSprite { .. } => {
-            return None
-        }
+        Action::SetVariable { .. }
+        | Action::SetList { .. }
+        | Action::SetSprite { .. }
+        | Action::FlagSprite(_)
+        | Action::MouseFlag { .. } => return None,
     })
 }
 

@@ -19,6 +19,8 @@ use crate::scratch::value::Value;
 #[derive(Debug, Clone)]
 pub enum Action {
     GreenFlag,
+    /// Start one sprite's green-flag scripts only.
+    FlagSprite(String),
     StopAll,
     KeyDown(String),
     KeyUp(String),
@@ -30,6 +32,11 @@ pub enum Action {
         pos: Option<(f64, f64)>,
     },
     MouseUp {
+        pos: Option<(f64, f64)>,
+    },
+    /// The button flag written without an event, after moving to `pos` if given.
+    MouseFlag {
+        down: bool,
         pos: Option<(f64, f64)>,
     },
     /// Click a sprite (by name) or the stage (`"Stage"`).
@@ -200,6 +207,7 @@ impl<S: Subject> Runner<'_, S> {
     fn input(&mut self, input: &Input) -> Result<(), Failure> {
         let action = match input {
             Input::GreenFlag => Action::GreenFlag,
+            Input::FlagSprite(s) => Action::FlagSprite(s.resolved.clone()),
             Input::StopAll => Action::StopAll,
             Input::KeyPress { key, hold } => {
                 self.act(&Action::KeyDown(key.clone()))?;
@@ -216,6 +224,7 @@ impl<S: Subject> Runner<'_, S> {
             }
             Input::MouseDown { pos } => Action::MouseDown { pos: *pos },
             Input::MouseUp { pos } => Action::MouseUp { pos: *pos },
+            Input::MouseFlag { down, pos } => Action::MouseFlag { down: *down, pos: *pos },
             Input::Click(s) => Action::Click(s.resolved.clone()),
             Input::Broadcast(m) => Action::Broadcast(m.clone()),
             Input::Answer(text) => {

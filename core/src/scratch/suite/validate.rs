@@ -167,6 +167,7 @@ impl Ctx<'_> {
     fn input(&self, input: &mut Input, path: &str) -> Result<()> {
         match input {
             Input::Click(r) => self.sprite(r, &child(path, "sprite"), true),
+            Input::FlagSprite(r) => self.sprite(r, &child(path, "sprite"), false),
             Input::SetVariable { sprite, name, .. } => {
                 self.opt_sprite(sprite, path)?;
                 self.variable(sprite, name, &child(path, "variable"), false)

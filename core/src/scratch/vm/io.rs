@@ -18,6 +18,11 @@ pub enum Input {
     GreenFlag,
     /// Click the stop sign.
     StopAll,
+    /// Start one sprite's green-flag scripts only, as a benchmark script's
+    /// `runtime.startHats('event_whenflagclicked', null, target)` does: the named sprite's
+    /// original (not its clones), with no stop, no timer reset and no effects cleared; its
+    /// running flag scripts restart. An unknown sprite starts nothing.
+    FlagSprite(String),
     /// A key goes down (Scratch names: "space", "left arrow", "a", ...; or DOM names).
     KeyDown(String),
     /// A key goes up.
@@ -28,6 +33,9 @@ pub enum Input {
     MouseDown(Option<f64>, Option<f64>),
     /// The button goes up (optionally moving first).
     MouseUp(Option<f64>, Option<f64>),
+    /// A direct write of the mouse device's button flag (`mouse._isDown = down`), as a
+    /// benchmark script does: `mouse down?` sees it; no event, so no click hats, no drag.
+    MouseFlag(bool),
     /// Click a sprite by name (or "Stage").
     Click(String),
     /// Start the hats of a broadcast message.

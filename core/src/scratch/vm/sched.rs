@@ -129,6 +129,11 @@ impl Vm {
         match input {
             Input::GreenFlag => self.green_flag(),
             Input::StopAll => self.stop_all(),
+            Input::FlagSprite(name) => {
+                if let Some(t) = self.sprite_by_name(name) {
+                    self.start_hats(HatSel::Flag, Some(t));
+                }
+            }
             Input::KeyDown(k) | Input::KeyUp(k) => {
                 let down = matches!(input, Input::KeyDown(_));
                 let key = dom_key_to_scratch(scenario_key_to_dom(k));
@@ -168,6 +173,7 @@ impl Vm {
                 };
                 self.post_mouse(Some(down), dragged);
             }
+            Input::MouseFlag(down) => self.io.mouse_down = *down,
             Input::Click(name) => {
                 let t = if name == "Stage" || name == "_stage_" {
                     Some(self.stage)
