@@ -864,6 +864,57 @@ def coordinate_button_visibility():
          compat_lacks=lacks, strict_lacks=lacks[:1])
 
 
+COORD_BUTTON = ["Button", "Input Numbers", "Input", "Numbers", "Enter"]
+COORD_MAIN = ["Sprite1", "Cat", "Sprite", "Sprite 1"]
+# The script's prompt test: a bubble holding '?' and one of its keywords.
+COORD_PROMPT = {"regex": "\\?.*(enter|input|type|x|y|coordinate|change)|"
+                         "(enter|input|type|x|y|coordinate|change).*\\?", "case_insensitive": True}
+# The script's coordinate test: a number and 'x', 'y' or 'coord' in the main sprite's bubble.
+COORD_SAID = {"regex": "\\d.*(x|y|coord)|(x|y|coord).*\\d", "case_insensitive": True}
+
+
+def coordinate_broadcast_missing():
+    restart = [stop(), gf(), wait(0.3), wait(0.2)]
+    shown = {"sprite": COORD_BUTTON, "visible": True}
+    hidden = {"sprite": COORD_BUTTON, "visible": False}
+
+    def drag(m):
+        """dragAndDetectCoords: the button flag down where the sprite is, three steps of (15, 10)
+        moving the pointer and the sprite, the flag up; the sprite said its coordinates."""
+        steps = [mark(m), mouse_onto(COORD_MAIN), {"do": "mouse_down", "event": False},
+                 wait(0.08)]
+        for _ in range(3):
+            steps += [{"do": "mouse_move", "onto": COORD_MAIN, "dx": 15, "dy": 10},
+                      {"do": "set_sprite", "sprite": COORD_MAIN, "onto": COORD_MAIN, "dx": 15,
+                       "dy": 10}, wait(0.12)]
+        steps += [{"do": "mouse_up", "event": False}, wait(0.3),
+                  expect({"says": COORD_SAID, "sprite": COORD_MAIN, "kind": "any", "since": m})]
+        return steps
+
+    into_input = [until(shown, 1.5, required=False), wait(0.2), click(COORD_BUTTON), wait(0.2),
+                  mark("c"), until(hidden, 2.0), until({"asked": COORD_PROMPT, "since": "c"}, 3.0)]
+    c1 = case("drag_mode_active_and_coordinate_reporting_works",
+              restart + [wait(0.2), until(shown, 1.5)] + drag("d"), timeout=20)
+    answers = [{"text": "10", "nth": 1, "when": COORD_PROMPT, "delay": 0.2},
+               {"text": "-5", "nth": 2, "when": COORD_PROMPT, "delay": 0.2},
+               {"text": "0", "when": COORD_PROMPT, "delay": 0.2}]
+    c2 = case("transition_to_input_mode_triggers_prompts", restart + into_input, timeout=20,
+              answers=answers)
+    c3 = case("input_completes_and_returns_to_drag_mode",
+              restart + into_input + [wait(0.8), until(shown, 7.5)] + drag("d2"), timeout=20,
+              answers=answers)
+    lacks = ["the script finds sprites by a case-insensitive substring of their names; gobo "
+             "takes the names it tries exactly",
+             "the script listens for SAY events; gobo reads the bubbles shown since the drag "
+             "began, so a coordinate bubble said before the drag and still showing counts",
+             "the script looks at the button once no prompt came for 0.8 s; gobo waits 0.8 s "
+             "after the first prompt and then for the button to show (7.5 s at most)",
+             "the script runs the cases on one VM; gobo starts each from the project (answer "
+             "rules count questions per case)"]
+    task("debug", "coordinate_reporter_broadcast_missing_error", [c1, c2, c3], [c1, c2, c3],
+         carry=False, compat_lacks=lacks, strict_lacks=lacks[:3])
+
+
 BATTERY = ["Battery", "battery", "power", "Power"]
 
 
@@ -1294,6 +1345,7 @@ for fn in [say_hello, multi_scene_story, bouncing_cat, backdrop_cycler, party_co
            drag_to_target, edge_wrap_runner, pong_edge_bouncing, patrolling_obstacles,
            countdown_broadcast, random_walk_explorer, day_night_cycle, math_game_false_negative,
            math_game_invalid_randomness, sprite_conversation, coordinate_button_visibility,
+           coordinate_broadcast_missing,
            circuit_battery, circuit_lightbulb, circuit_switch, gravity_flap, timed_maze,
            auto_snap, variable_brightness, endless_scrolling, building_collision, multi_level,
            footstep_trail, click_glide_mover, touching_red]:

@@ -103,6 +103,8 @@ fn malformed_suites_name_the_path() {
         // Validation against the project (examples/scratch/keys).
         (with_steps(r#"{"expect": {"sprite": "Dog", "x": 1}}"#), "tests[0].steps[1].expect.sprite", Want::Unknown("sprite")),
         (with_steps(r#"{"do": "click", "sprite": ["Dog", "Puppy"]}"#), "tests[0].steps[1].sprite", Want::Unknown("sprite")),
+        (with_steps(r#"{"do": "set_sprite", "sprite": "Cat", "x": 1, "dx": 2}"#), "tests[0].steps[1].dx", Want::UnknownField),
+        (with_steps(r#"{"do": "mouse_move", "onto": "Cat", "dy": "up"}"#), "tests[0].steps[1].dy", Want::WrongType),
         (with_steps(r#"{"do": "green_flag", "sprite": "Dog"}"#), "tests[0].steps[1].sprite", Want::Unknown("sprite")),
         (with_steps(r#"{"do": "green_flag", "sprite": "Stage"}"#), "tests[0].steps[1].sprite", Want::Unknown("sprite")),
         (with_steps(r#"{"do": "mouse_down", "event": 0}"#), "tests[0].steps[1].event", Want::WrongType),

@@ -271,7 +271,7 @@ const GOLDEN_EXCEPTIONS: &[(&str, &str, &str)] = &[
 /// Every suite with a status other than missing, run on the golden project the public
 /// repository provides for its task (copied into a temporary folder as `<task>.sb3`) under
 /// seeds 1..5, in both flavours: every golden passes, except the listed exceptions. Heavy (more
-/// than 10 minutes per flavour in a debug build for the 71 goldens): it runs only with
+/// than 10 minutes per flavour in a debug build for the 72 goldens): it runs only with
 /// `GOBO_SCRATCHWORLD_GOLDENS=1`, preferably with `--release`.
 #[test]
 fn public_golden_projects_pass_their_suites() {

@@ -116,11 +116,12 @@ pub enum Input {
         y: f64,
     },
     /// Move the pointer onto a sprite's current position (computed when the step runs); a
-    /// given `x` or `y` replaces that coordinate.
+    /// given `x` or `y` replaces that coordinate, then `offset` (`dx`, `dy`) is added.
     MouseOnto {
         sprite: SpriteRef,
         x: Option<f64>,
         y: Option<f64>,
+        offset: (f64, f64),
     },
     MouseDown {
         pos: Option<(f64, f64)>,
@@ -155,8 +156,10 @@ pub enum Input {
         y: Option<f64>,
         direction: Option<f64>,
         /// Move onto this sprite's current position (computed when the step runs); a given
-        /// `x` or `y` replaces that coordinate.
+        /// `x` or `y` replaces that coordinate, then `offset` (`dx`, `dy`) is added.
         onto: Option<SpriteRef>,
+        /// Added to the `onto` position (zero without `onto`).
+        offset: (f64, f64),
     },
 }
 

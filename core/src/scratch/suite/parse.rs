@@ -258,6 +258,11 @@ fn opt_pos(o: &mut Obj<'_>) -> Result<Option<(f64, f64)>> {
     }
 }
 
+/// The `dx`, `dy` offset of an `onto` input (each 0 when absent).
+fn offset(o: &mut Obj<'_>) -> Result<(f64, f64)> {
+    Ok((o.num("dx")?.unwrap_or(0.0), o.num("dy")?.unwrap_or(0.0)))
+}
+
 const INPUTS: &str = "green_flag, stop_all, key_press, key_down, key_up, mouse_move, mouse_down, \
                       mouse_up, click, broadcast, answer, set_variable, set_list, set_sprite";
 
@@ -290,6 +295,7 @@ fn parse_input(name: &str, o: &mut Obj<'_>) -> Result<Input> {
                 sprite: sprite_ref(v, &o.path_of("onto"))?,
                 x: o.num("x")?,
                 y: o.num("y")?,
+                offset: offset(o)?,
             },
             None => Input::MouseMove { x: o.req_num("x")?, y: o.req_num("y")? },
         },
@@ -326,7 +332,9 @@ fn parse_input(name: &str, o: &mut Obj<'_>) -> Result<Input> {
             if x.is_none() && y.is_none() && direction.is_none() && onto.is_none() {
                 return Err(SuiteError::new(&o.path_of("x"), SuiteErrorKind::Missing));
             }
-            Input::SetSprite { sprite, x, y, direction, onto }
+            // Without `onto`, `dx` and `dy` stay unread: unknown fields.
+            let offset = if onto.is_some() { offset(o)? } else { (0.0, 0.0) };
+            Input::SetSprite { sprite, x, y, direction, onto, offset }
         }
         _ => {
             return Err(SuiteError::new(

@@ -218,9 +218,9 @@ impl<S: Subject> Runner<'_, S> {
             Input::KeyDown(k) => Action::KeyDown(k.clone()),
             Input::KeyUp(k) => Action::KeyUp(k.clone()),
             Input::MouseMove { x, y } => Action::MouseMove { x: *x, y: *y },
-            Input::MouseOnto { sprite, x, y } => {
+            Input::MouseOnto { sprite, x, y, offset } => {
                 let (sx, sy) = self.position_of(&sprite.resolved)?;
-                Action::MouseMove { x: x.unwrap_or(sx), y: y.unwrap_or(sy) }
+                Action::MouseMove { x: x.unwrap_or(sx) + offset.0, y: y.unwrap_or(sy) + offset.1 }
             }
             Input::MouseDown { pos } => Action::MouseDown { pos: *pos },
             Input::MouseUp { pos } => Action::MouseUp { pos: *pos },
@@ -247,18 +247,18 @@ impl<S: Subject> Runner<'_, S> {
                 name: name.clone(),
                 items: items.clone(),
             },
-            Input::SetSprite { sprite, x, y, direction, onto: None } => Action::SetSprite {
+            Input::SetSprite { sprite, x, y, direction, onto: None, .. } => Action::SetSprite {
                 sprite: sprite.resolved.clone(),
                 x: *x,
                 y: *y,
                 direction: *direction,
             },
-            Input::SetSprite { sprite, x, y, direction, onto: Some(onto) } => {
+            Input::SetSprite { sprite, x, y, direction, onto: Some(onto), offset } => {
                 let (ox, oy) = self.position_of(&onto.resolved)?;
                 Action::SetSprite {
                     sprite: sprite.resolved.clone(),
-                    x: Some(x.unwrap_or(ox)),
-                    y: Some(y.unwrap_or(oy)),
+                    x: Some(x.unwrap_or(ox) + offset.0),
+                    y: Some(y.unwrap_or(oy) + offset.1),
                     direction: *direction,
                 }
             }
