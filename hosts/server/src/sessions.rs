@@ -20,9 +20,11 @@
 //! are serialized: a call holds the session's lock from before its engine work is queued until
 //! its change is committed, so two actions on one session never interleave.
 //!
-//! Each session also keeps an action log in the `session_log` table: one JSON entry per action
-//! patch or project load, appended in the same commit as the change it records
-//! ([`Sessions::call_changing`]), read back by [`Sessions::log`], deleted with the session.
+//! Each session also keeps an action log: one JSON entry per action, patch or project load,
+//! committed with the change it records ([`Sessions::call_changing`]), read back by
+//! [`Sessions::log`], deleted with the session. An action's entry rides in its replay row (one
+//! row written per action); a snapshot moves the entries of the rows it covers to the
+//! `session_log` table, where the other changes append theirs.
 //!
 //! What does not live here: the HTTP shapes (`routes::sessions`, `routes::scratchworld`) and
 //! the semantics of actions and observations (the core).
@@ -415,21 +417,31 @@ impl Sessions {
                 "UPDATE sessions SET used_ms = ?2, config = ?3, snapshot = ?4, step = ?5 WHERE id = ?1",
             )?
             .execute(rusqlite::params![i, now_ms(), row, bytes, step])?;
+            // The covered rows' log entries move to the log, before this change's own.
+            let moved: Vec<String> = {
+                let mut st = c.prepare_cached(
+                    "SELECT entry FROM session_ops WHERE session = ?1 AND seq <= ?2 \
+                     AND entry IS NOT NULL ORDER BY seq",
+                )?;
+                let rows = st.query_map(rusqlite::params![i, seq], |r| r.get(0))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            append_log(c, &i, moved)?;
             c.prepare_cached("DELETE FROM session_ops WHERE session = ?1 AND seq <= ?2")?
                 .execute(rusqlite::params![i, seq])?;
             append_log(c, &i, log)
         }))
     }
 
-    /// The write that appends replay row `seq` (`op`'s JSON text) and `log`.
-    fn op_write(id: &str, seq: i64, op: String, log: Vec<String>) -> WriteFn {
+    /// The write that appends replay row `seq` (`op`'s JSON text) with its action-log entry.
+    fn op_write(id: &str, seq: i64, op: String, entry: Option<String>) -> WriteFn {
         let i = id.to_string();
         Box::new(move |c| {
             c.prepare_cached(
-                "INSERT INTO session_ops (session, seq, ms, op) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO session_ops (session, seq, ms, op, entry) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(rusqlite::params![i, seq, now_ms(), op])?;
-            append_log(c, &i, log)
+            .execute(rusqlite::params![i, seq, now_ms(), op, entry])
+            .map(drop)
         })
     }
 
@@ -448,12 +460,12 @@ impl Sessions {
                 slot.pending = 0;
                 return Self::snapshot_write(id, live, slot.seq, log).map(Some);
             }
-            Change::Act { action, log } => (format!("{{\"act\":{action}}}"), vec![log]),
-            Change::Observe => ("\"observe\"".to_string(), Vec::new()),
+            Change::Act { action, log } => (format!("{{\"act\":{action}}}"), Some(log)),
+            Change::Observe => ("\"observe\"".to_string(), None),
         };
         if slot.pending.saturating_add(1) >= self.snapshot_every {
             slot.pending = 0;
-            return Self::snapshot_write(id, live, slot.seq, log).map(Some);
+            return Self::snapshot_write(id, live, slot.seq, log.into_iter().collect()).map(Some);
         }
         slot.pending += 1;
         slot.seq += 1;
@@ -494,8 +506,12 @@ impl Sessions {
         let i = id.to_string();
         self.store
             .read(move |c| {
-                let mut st =
-                    c.prepare("SELECT entry FROM session_log WHERE session = ?1 ORDER BY seq")?;
+                // The log's entries come before those still in replay rows.
+                let mut st = c.prepare(
+                    "SELECT entry FROM (SELECT 0 AS part, seq, entry FROM session_log \
+                     WHERE session = ?1 UNION ALL SELECT 1, seq, entry FROM session_ops \
+                     WHERE session = ?1 AND entry IS NOT NULL) ORDER BY part, seq",
+                )?;
                 let rows = st.query_map([i], |r| r.get(0))?;
                 let rows: rusqlite::Result<Vec<String>> = rows.collect();
                 rows

@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS session_log (
     PRIMARY KEY (session, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS session_ops (
     session TEXT NOT NULL, seq INTEGER NOT NULL, ms INTEGER NOT NULL, op TEXT NOT NULL,
-    PRIMARY KEY (session, seq)) WITHOUT ROWID;
+    entry TEXT, PRIMARY KEY (session, seq)) WITHOUT ROWID;
 ";
 
 /// Why the store failed.
