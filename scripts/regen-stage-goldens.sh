@@ -42,8 +42,24 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED, compresslevel=9) as
         echo "$golden/bench/$b.trace.zip: $(wc -c < "$golden/bench/$b.trace.zip") bytes"
     done
 fi
+# Goldens that also keep stage PNGs (ref-NNNNN.png, compared by hosts/cli/tests/render.rs).
+png_frames() {
+    case "$1" in
+        mouse_undefined) echo 0,6,9,15 ;;
+    esac
+}
 for name in "${names[@]}"; do
     dir="$golden/$name"
-    node "$oracle/trace.js" "$dir/project.json" --scenario "$dir/scenario.json" --out "$dir/trace.jsonl"
+    pngs=$(png_frames "$name")
+    if [ -n "$pngs" ]; then
+        tmp="$(mktemp -d)"
+        node "$oracle/trace.js" "$dir/project.json" --scenario "$dir/scenario.json" --out "$dir/trace.jsonl" \
+            --png-at "$pngs" --png-dir "$tmp"
+        rm -f "$dir"/ref-*.png
+        for f in "$tmp"/frame-*.png; do cp "$f" "$dir/ref-${f##*/frame-}"; done
+        rm -r "$tmp"
+    else
+        node "$oracle/trace.js" "$dir/project.json" --scenario "$dir/scenario.json" --out "$dir/trace.jsonl"
+    fi
     echo "$dir/trace.jsonl: $(wc -l < "$dir/trace.jsonl") lines"
 done

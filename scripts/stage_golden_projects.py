@@ -13,7 +13,7 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scratch_golden_projects import (B, Menu, Project, Var, chg, flag, forever, if_, repeat, say,  # noqa: E402
+from scratch_golden_projects import (B, Menu, Project, Var, chg, flag, forever, if_, join, repeat, say,  # noqa: E402
                                      setv, until, wait)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hosts", "host", "tests", "golden", "stage")
@@ -338,11 +338,90 @@ def empty_costume():
     return p, sc
 
 
+def mouse_menu(opcode, field):
+    return Menu(opcode, field, "_mouse_")
+
+
+def mouse_undefined():
+    """The mouse before the first mouse event (no Scratch position yet): `go to
+    (mouse-pointer)` makes x and y undefined, then NaN under relative motion, unfenced at the
+    next numeric move; `point towards` ignores the NaN direction, `distance to` is NaN,
+    `glide to` and `go to x: (mouse x) y: (mouse y)` go to (0, 0); clones copy the position;
+    touching, clicks, bounce and pen with such positions. The mouse moves at frame 36 and
+    clicks at frame 40."""
+    p = new_project()
+    for v in ("gx", "gy", "gx2", "gy2", "gy3", "td", "td2", "mx", "my", "mj", "ofx", "cx", "cy",
+              "edge", "edge2", "bounced", "tEdge", "tGoer", "tMouse", "tColor", "eTouch", "eColor",
+              "lx", "ly", "gxe", "ofc", "ofcy", "fx", "fd", "clicksC", "clicksS"):
+        p.stage.var(v, -1)
+    p.extensions = ["pen"]
+    go_mouse = lambda: B("motion_goto", {"TO": mouse_menu("motion_goto_menu", "TO")})
+    xpos = lambda: B("motion_xposition")
+    ypos = lambda: B("motion_yposition")
+    # The bubble is said and cleared at once: the SAY event shows `undefined`, and the stage
+    # PNGs have no bubble (gobo's bubble is an approximation, docs/stage.md).
+    g = sprite(p, "Goer", ["box"], x=100, y=50)
+    g.script(flag(), go_mouse(), setv("gx", xpos()), setv("gy", ypos()), say(xpos()), say(""), wait(0.1),
+             chx(10), setv("gx2", xpos()), wait(0.1), setx(1000), setv("gy2", ypos()), wait(0.1),
+             sety(0), wait(0.1), goto(1000, 1000), wait(0.1), go_mouse(), move(10), wait(0.1),
+             goto(0, 500), wait(0.1), goto(0, 500), wait(0.5), go_mouse(), setv("gxe", xpos()))
+    t = sprite(p, "Turner", ["ball"], x=-100, y=50, direction=45)
+    t.script(flag(), B("motion_pointtowards", {"TOWARDS": mouse_menu("motion_pointtowards_menu", "TOWARDS")}),
+             setv("td", B("sensing_distanceto", {"DISTANCETOMENU": mouse_menu("sensing_distancetomenu", "DISTANCETOMENU")})),
+             setv("mx", B("sensing_mousex")), setv("my", B("sensing_mousey")),
+             setv("mj", join(B("sensing_mousex"), "!")), wait(0.1), go_mouse(), turn(15),
+             B("motion_pointtowards", {"TOWARDS": Menu("motion_pointtowards_menu", "TOWARDS", "XY")}),
+             setv("td2", B("sensing_distanceto", {"DISTANCETOMENU": Menu("sensing_distancetomenu", "DISTANCETOMENU", "XY")})))
+    gl = sprite(p, "Glider", ["box"], x=-150, y=-100)
+    gl.script(flag(), B("motion_glideto", {"SECS": 0.2, "TO": mouse_menu("motion_glideto_menu", "TO")}),
+              go_mouse(), glide(0.2, 50, -50), wait(0.1), goto(-150, -150))
+    xy = sprite(p, "XY", ["ball"], x=150, y=-100)
+    xy.script(flag(), wait(0.1), B("motion_gotoxy", {"X": B("sensing_mousex"), "Y": B("sensing_mousey")}))
+    c = sprite(p, "Cloner", ["tri"], x=-150, y=120)
+    c.script(flag(), go_mouse(), clone(), wait(0.1), B("control_delete_this_clone"))
+    c.script(B("control_start_as_clone"), setv("cx", xpos()), chy(5), setv("cy", ypos()),
+             wait(0.1), goto(-180, 130))
+    # Never picked at its NaN position: the click at frame 40 reaches the stage.
+    c.script(clicked(), chg("clicksC", 1))
+    p.stage.script(B("event_whenstageclicked"), chg("clicksS", 1))
+    e = sprite(p, "Edge", ["box"], x=0, y=100)
+    e.script(flag(), wait(0.2), go_mouse(), sety(175), setv("edge", touching("_edge_")),
+             setv("eTouch", touching("Toucher")),
+             setv("eColor", B("sensing_touchingcolor", {"COLOR": "#3333dd"})),
+             bounce(), setv("bounced", B("motion_direction")), setv("edge2", touching("_edge_")),
+             wait(0.1), goto(0, -170))
+    to = sprite(p, "Toucher", ["ball"], x=0, y=150)
+    to.script(flag(), wait(0.25), setv("tEdge", touching("Edge")), setv("tGoer", touching("Goer")),
+              setv("tMouse", touching("_mouse_")),
+              setv("tColor", B("sensing_touchingcolor", {"COLOR": "#dd3333"})))
+    pn = sprite(p, "Pen", ["tri"], x=-200, y=-150)
+    pn.script(flag(), B("pen_penDown"), go_mouse(), move(20), goto(-200, -120), B("pen_stamp"),
+              B("pen_penUp"))
+    of = lambda who, prop: B("sensing_of", {"OBJECT": Menu("sensing_of_object_menu", "OBJECT", who)},
+                             {"PROPERTY": prop})
+    p.stage.script(flag(), wait(0.3), setv("ofx", of("Goer", "x position")),
+                   setv("ofc", of("Cloner", "x position")), setv("ofcy", of("Cloner", "y position")))
+    # Another sprite's undefined position: go to, point towards, distance to, glide to it.
+    f = sprite(p, "Follower", ["ball"], x=120, y=120, direction=-30)
+    f.script(flag(), wait(0.05), B("motion_goto", {"TO": Menu("motion_goto_menu", "TO", "Cloner")}),
+             setv("fx", xpos()), wait(0.1), goto(120, 120),
+             B("motion_pointtowards", {"TOWARDS": Menu("motion_pointtowards_menu", "TOWARDS", "Cloner")}),
+             setv("fd", B("sensing_distanceto", {"DISTANCETOMENU": Menu("sensing_distancetomenu", "DISTANCETOMENU", "Cloner")})),
+             B("motion_glideto", {"SECS": 0.1, "TO": Menu("motion_glideto_menu", "TO", "Cloner")}))
+    la = sprite(p, "Late", ["ball"], x=200, y=-150)
+    la.script(flag(), wait(1.25), go_mouse(), setv("lx", xpos()), setv("ly", B("sensing_mousey")))
+    sc = green(50)
+    sc["events"] += [{"frame": 36, "action": "mouse_move", "x": 50, "y": 60},
+                     {"frame": 40, "action": "mouse_down", "x": 100, "y": -20},
+                     {"frame": 41, "action": "mouse_up", "x": 100, "y": -20}]
+    return p, sc
+
+
 GOLDENS = {"motion_fence": motion_fence, "bounce": bounce_all, "size_layers": size_layers,
            "touching": touching_all, "clicks": clicks,
            "distort_sprite": distort_sprite, "distort_color": distort_color,
            "distort_edge_mouse": distort_edge_mouse, "touch_bounds": touch_bounds,
-           "empty_costume": empty_costume}
+           "empty_costume": empty_costume, "mouse_undefined": mouse_undefined}
 
 
 def main(names):

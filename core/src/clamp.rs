@@ -25,6 +25,27 @@ pub(crate) fn clampf(x: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
+/// JavaScript's two-argument `Math.min`: NaN when either is NaN (`f64::min` returns the
+/// other), which keeps a NaN position (`undefined` coordinates) NaN through bounds.
+#[inline]
+pub(crate) fn js_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
+/// JavaScript's two-argument `Math.max` (NaN when either is NaN).
+#[inline]
+pub(crate) fn js_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
 /// `MathUtil.wrapClamp`.
 pub(crate) fn wrap_clamp(n: f64, min: f64, max: f64) -> f64 {
     let range = (max - min) + 1.0;
@@ -34,6 +55,15 @@ pub(crate) fn wrap_clamp(n: f64, min: f64, max: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn js_min_max_keep_nan() {
+        assert!(js_min(f64::NAN, 1.0).is_nan() && js_min(1.0, f64::NAN).is_nan());
+        assert!(js_max(f64::NAN, 1.0).is_nan() && js_max(1.0, f64::NAN).is_nan());
+        assert_eq!(js_min(2.0, -3.0), -3.0);
+        assert_eq!(js_max(2.0, -3.0), 2.0);
+        assert_eq!(js_max(f64::NEG_INFINITY, 5.0), 5.0);
+    }
 
     #[test]
     fn same_as_the_standard_clamp() {

@@ -33,6 +33,15 @@ pub fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Append a sprite coordinate: a number, or `{"$u":1}` when it is `undefined`.
+fn push_coordinate(out: &mut String, n: f64, undefined: bool) {
+    if undefined {
+        out.push_str("{\"$u\":1}");
+    } else {
+        push_num(out, n);
+    }
+}
+
 /// Append a number with the trace's tags for NaN, ±Infinity and -0.
 pub fn push_num(out: &mut String, n: f64) {
     if n.is_nan() {
@@ -172,9 +181,9 @@ pub fn frame_line(o: &Observation, actions: &[&str]) -> String {
         s.push_str("{\"name\":");
         push_json_str(&mut s, &sp.name);
         let _ = write!(s, ",\"clone\":{},\"x\":", sp.clone);
-        push_num(&mut s, sp.x);
+        push_coordinate(&mut s, sp.x, sp.undefined[0]);
         s.push_str(",\"y\":");
-        push_num(&mut s, sp.y);
+        push_coordinate(&mut s, sp.y, sp.undefined[1]);
         s.push_str(",\"dir\":");
         push_num(&mut s, sp.dir);
         s.push_str(",\"size\":");

@@ -125,11 +125,19 @@ fn human_summary(vm: &Vm, said: &[String], said_total: usize) -> String {
         } else {
             format!("{} (clone {})", sp.name, sp.clone)
         };
+        // `undefined` after `go to (mouse-pointer)` before the first mouse event.
+        let coordinate = |v: f64, undefined: bool| {
+            if undefined {
+                "undefined".to_string()
+            } else {
+                v.to_string()
+            }
+        };
         let _ = writeln!(
             s,
             "  {name}: x {} y {} direction {} size {}%{}",
-            sp.x,
-            sp.y,
+            coordinate(sp.x, sp.undefined[0]),
+            coordinate(sp.y, sp.undefined[1]),
             sp.dir,
             sp.size,
             if sp.visible { "" } else { ", hidden" }

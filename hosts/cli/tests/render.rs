@@ -73,8 +73,12 @@ pub fn compare(w: u32, h: u32, got: &[[u8; 3]], want: &[[u8; 3]]) -> (usize, usi
 }
 
 fn check(name: &str) {
-    let dir = fixtures().join(name);
-    let mut refs: Vec<(u64, PathBuf)> = std::fs::read_dir(&dir)
+    check_dir(name, &fixtures().join(name));
+}
+
+/// The stage PNGs of a project folder with `ref-NNNNN.png` files and an optional scenario.
+fn check_dir(name: &str, dir: &Path) {
+    let mut refs: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| {
             let p = e.ok()?.path();
@@ -87,7 +91,7 @@ fn check(name: &str) {
     let out = std::env::temp_dir().join(format!("gobo-render-test-{}-{name}", std::process::id()));
     let frames: Vec<String> = refs.iter().map(|(f, _)| f.to_string()).collect();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gobo"));
-    cmd.arg("render").arg(&dir).arg("--png-at").arg(frames.join(",")).arg("--png-dir").arg(&out);
+    cmd.arg("render").arg(dir).arg("--png-at").arg(frames.join(",")).arg("--png-dir").arg(&out);
     if dir.join("scenario.json").exists() {
         cmd.arg("--scenario").arg(dir.join("scenario.json"));
     }
@@ -123,6 +127,16 @@ macro_rules! fixtures {
 }
 
 fixtures!(placement, effects, pen, touch_color, touch_layers);
+
+/// Sprites whose position is `undefined` or NaN (the mouse before the first mouse event) are
+/// not drawn, and a bubble of such a sprite sits at the stage's top left: the stage golden
+/// `mouse_undefined` of gobo-host (`scripts/regen-stage-goldens.sh` keeps its PNGs).
+#[test]
+fn mouse_undefined() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../host/tests/golden/stage/mouse_undefined");
+    check_dir("mouse_undefined", &dir);
+}
 
 /// `gobo run`'s frame lines equal refvm-browser's (`ref.jsonl`): touching colour becomes true
 /// on the same frame, and pen drawing requests redraws where the reference does.

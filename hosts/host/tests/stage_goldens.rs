@@ -84,9 +84,16 @@ fn agreement(
     };
     let mut vm = Vm::new(img, cfg).expect("vm");
     let mut ours: Vec<Json> = Vec::new();
+    let mut text = String::new();
     run_frames(&mut vm, &scenario, frames, false, &mut |line| {
         ours.push(serde_json::from_str(line).expect("gobo line"));
+        text.push_str(line);
+        text.push('\n');
     });
+    // GOBO_STAGE_DUMP=FILE writes gobo's trace, to compare it whole with the reference.
+    if let Some(out) = std::env::var_os("GOBO_STAGE_DUMP") {
+        std::fs::write(out, &text).expect("dump gobo's trace");
+    }
     let theirs: Vec<&Json> = reference.iter().filter(|l| l.get("f").is_some()).collect();
     let mut diffs = Vec::new();
     let mut equal = 0;
@@ -156,6 +163,12 @@ fn touch_bounds() {
 #[test]
 fn empty_costume() {
     check("empty_costume");
+}
+
+/// The mouse before the first mouse event: undefined and NaN positions (issue 19).
+#[test]
+fn mouse_undefined() {
+    check("mouse_undefined");
 }
 
 /// `../shared` (or `$GOBO_SHARED`), if present.

@@ -3,9 +3,10 @@
 //! to the stage as scratch-render does (`crate::scratch::vm::sprite`, `vm::drawable`); without,
 //! they are set unfenced and bouncing does nothing, as scratch-vm without a renderer.
 
+use crate::clamp::js_max;
 use crate::scratch::geom::transform::move_angle;
 use crate::scratch::image::Sop;
-use crate::scratch::value::cast::{to_number, to_str_value};
+use crate::scratch::value::cast::{js_number, to_str_value};
 use crate::scratch::value::jsmath;
 use crate::scratch::value::Value;
 use crate::scratch::vm::io::js_round;
@@ -19,10 +20,10 @@ impl Vm {
         let Some(b) = self.edge_bounds(t) else { return };
         let (hw, hh) = (240.0, 180.0);
         let dists = [
-            (hw + b.left).max(0.0),
-            (hh - b.top).max(0.0),
-            (hw - b.right).max(0.0),
-            (hh + b.bottom).max(0.0),
+            js_max(0.0, hw + b.left),
+            js_max(0.0, hh - b.top),
+            js_max(0.0, hw - b.right),
+            js_max(0.0, hh + b.bottom),
         ];
         let (mut edge, mut min) = (4, f64::INFINITY);
         for (k, d) in dists.iter().enumerate() {
@@ -50,24 +51,31 @@ impl Vm {
         self.set_xy(t, fx, fy);
     }
 
-    /// `getTargetXY` of a menu value (`_mouse_`, `_random_` or a sprite name).
-    fn target_xy(&mut self, v: &Value) -> Option<(f64, f64)> {
+    /// `getTargetXY` of a menu value (`_mouse_`, `_random_` or a sprite name), as raw
+    /// coordinates: the mouse before its first event (`getScratchX()` is `undefined`) and a
+    /// sprite placed there give `undefined` ones (NaN, flagged in the third value).
+    fn target_xy(&mut self, v: &Value) -> Option<(f64, f64, [bool; 2])> {
         if let Value::Str(s) = v {
             match &**s {
                 "_mouse_" => {
-                    return Some((to_number(&self.io.mouse_x), to_number(&self.io.mouse_y)));
+                    let (x, y) = (&self.io.mouse_x, &self.io.mouse_y);
+                    return Some((
+                        js_number(x),
+                        js_number(y),
+                        [matches!(x, Value::Undefined), matches!(y, Value::Undefined)],
+                    ));
                 }
                 "_random_" => {
                     let x = js_round(480.0 * (self.rng.next_f64() - 0.5));
                     let y = js_round(360.0 * (self.rng.next_f64() - 0.5));
-                    return Some((x, y));
+                    return Some((x, y, [false; 2]));
                 }
                 _ => {}
             }
         }
         let o = self.sprite_by_name(&to_str_value(v))?;
         let i = &self.insts[o as usize];
-        Some((i.x, i.y))
+        Some((i.x, i.y, i.undefined))
     }
 
     fn glide(&mut self, t: u32, secs: f64, x: f64, y: f64) {
@@ -97,9 +105,9 @@ impl Vm {
     }
 
     pub(crate) fn exec_motion(&mut self, op: &Sop, args: &[u32], t: u32) {
-        let (x, y, dir) = {
+        let (x, y, dir, [ux, uy]) = {
             let i = &self.insts[t as usize];
-            (i.x, i.y, i.direction)
+            (i.x, i.y, i.direction, i.undefined)
         };
         match op {
             Sop::MoveSteps => {
@@ -114,8 +122,8 @@ impl Vm {
             }
             Sop::GoTo => {
                 let v = self.arg(args, 0, t);
-                if let Some((nx, ny)) = self.target_xy(&v) {
-                    self.set_xy(t, nx, ny);
+                if let Some((nx, ny, undefined)) = self.target_xy(&v) {
+                    self.set_xy_js(t, nx, ny, undefined);
                 }
             }
             Sop::GoToXY => {
@@ -132,8 +140,10 @@ impl Vm {
             Sop::GlideTo => {
                 let s = self.num_arg(args, 0, t);
                 let v = self.arg(args, 1, t);
-                let (nx, ny) = self.target_xy(&v).unwrap_or((0.0, 0.0));
-                self.glide(t, s, nx, ny);
+                // `glide` casts: `Cast.toNumber` of undefined or NaN is 0.
+                let cast = |n: f64| if n.is_nan() { 0.0 } else { n };
+                let (nx, ny, _) = self.target_xy(&v).unwrap_or((0.0, 0.0, [false; 2]));
+                self.glide(t, s, cast(nx), cast(ny));
             }
             Sop::PointInDirection => {
                 let d = self.num_arg(args, 0, t);
@@ -146,28 +156,30 @@ impl Vm {
                     self.set_direction(t, js_round(r * 360.0) - 180.0);
                     return;
                 }
-                if let Some((tx, ty)) = self.target_xy(&v) {
+                if let Some((tx, ty, _)) = self.target_xy(&v) {
                     let dx = tx - x;
                     let dy = ty - y;
                     let d = 90.0 - jsmath::atan2(dy, dx) * 180.0 / core::f64::consts::PI;
                     self.set_direction(t, d);
                 }
             }
+            // The other coordinate is passed as it is: `undefined` stays `undefined` (while
+            // `undefined + d` is NaN).
             Sop::ChangeX => {
                 let d = self.num_arg(args, 0, t);
-                self.set_xy(t, x + d, y);
+                self.set_xy_js(t, x + d, y, [false, uy]);
             }
             Sop::SetX => {
                 let nx = self.num_arg(args, 0, t);
-                self.set_xy(t, nx, y);
+                self.set_xy_js(t, nx, y, [false, uy]);
             }
             Sop::ChangeY => {
                 let d = self.num_arg(args, 0, t);
-                self.set_xy(t, x, y + d);
+                self.set_xy_js(t, x, y + d, [ux, false]);
             }
             Sop::SetY => {
                 let ny = self.num_arg(args, 0, t);
-                self.set_xy(t, x, ny);
+                self.set_xy_js(t, x, ny, [ux, false]);
             }
             Sop::IfOnEdgeBounce if self.renders() => self.bounce(t),
             Sop::SetRotationStyle(s) => {

@@ -81,6 +81,9 @@ impl Vm {
     pub(crate) fn eval_sensing(&mut self, op: &Rop, args: &[ExprId], t: u32) -> Value {
         let i = &self.insts[t as usize];
         match op {
+            // `limitPrecision(undefined)` is `undefined`.
+            Rop::XPos if i.undefined[0] => Value::Undefined,
+            Rop::YPos if i.undefined[1] => Value::Undefined,
             Rop::XPos => Value::Num(limit_precision(i.x)),
             Rop::YPos => Value::Num(limit_precision(i.y)),
             Rop::Direction => Value::Num(i.direction),
@@ -160,7 +163,8 @@ impl Vm {
                     return Value::Num(10000.0);
                 }
                 let (tx, ty) = if matches!(&m, Value::Str(s) if &**s == "_mouse_") {
-                    (cast::to_number(&self.io.mouse_x), cast::to_number(&self.io.mouse_y))
+                    // `undefined` before the first mouse event: the distance is NaN.
+                    (cast::js_number(&self.io.mouse_x), cast::js_number(&self.io.mouse_y))
                 } else {
                     match self.sprite_by_name(&to_str_value(&m)) {
                         Some(o) => (self.insts[o as usize].x, self.insts[o as usize].y),
@@ -195,8 +199,8 @@ impl Vm {
             }
         } else {
             match prop {
-                "x position" => return Value::Num(i.x),
-                "y position" => return Value::Num(i.y),
+                "x position" => return i.coordinate(0),
+                "y position" => return i.coordinate(1),
                 "direction" => return Value::Num(i.direction),
                 "costume #" => return Value::Num(f64::from(i.costume) + 1.0),
                 "costume name" => return costume_name(),

@@ -1,5 +1,7 @@
 //! scratch-render's `Rectangle`: left/right/bottom/top in stage units (+y up).
 
+use crate::clamp::{js_max, js_min};
+
 /// An axis-aligned rectangle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
@@ -44,16 +46,17 @@ impl Rect {
         self.left <= o.right && o.left <= self.right && self.top >= o.bottom && o.top >= self.bottom
     }
 
-    /// Clamps into `left..right`, `bottom..top` (`Rectangle.clamp`).
+    /// Clamps into `left..right`, `bottom..top` (`Rectangle.clamp`, with `Math.max`/`Math.min`: NaN
+    /// edges stay NaN).
     pub fn clamp(&mut self, left: f64, right: f64, bottom: f64, top: f64) {
-        self.left = self.left.max(left);
-        self.right = self.right.min(right);
-        self.bottom = self.bottom.max(bottom);
-        self.top = self.top.min(top);
-        self.left = self.left.min(right);
-        self.right = self.right.max(left);
-        self.bottom = self.bottom.min(top);
-        self.top = self.top.max(bottom);
+        self.left = js_max(self.left, left);
+        self.right = js_min(self.right, right);
+        self.bottom = js_max(self.bottom, bottom);
+        self.top = js_min(self.top, top);
+        self.left = js_min(self.left, right);
+        self.right = js_max(self.right, left);
+        self.bottom = js_min(self.bottom, top);
+        self.top = js_max(self.top, bottom);
     }
 
     /// Pushes the edges out to integers.
@@ -67,20 +70,20 @@ impl Rect {
     /// The intersection of two rectangles.
     pub fn intersect(a: &Rect, b: &Rect) -> Rect {
         Rect {
-            left: a.left.max(b.left),
-            right: a.right.min(b.right),
-            top: a.top.min(b.top),
-            bottom: a.bottom.max(b.bottom),
+            left: js_max(a.left, b.left),
+            right: js_min(a.right, b.right),
+            top: js_min(a.top, b.top),
+            bottom: js_max(a.bottom, b.bottom),
         }
     }
 
     /// The union of two rectangles.
     pub fn union(a: &Rect, b: &Rect) -> Rect {
         Rect {
-            left: a.left.min(b.left),
-            right: a.right.max(b.right),
-            top: a.top.max(b.top),
-            bottom: a.bottom.min(b.bottom),
+            left: js_min(a.left, b.left),
+            right: js_max(a.right, b.right),
+            top: js_max(a.top, b.top),
+            bottom: js_min(a.bottom, b.bottom),
         }
     }
 

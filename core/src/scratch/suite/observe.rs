@@ -140,6 +140,13 @@ impl Snapshot {
     /// Reads a trace frame object (refvm schema). Missing fields read as defaults.
     pub fn from_trace_frame(frame: &Map<String, Json>) -> Snapshot {
         let num = |v: Option<&Json>| v.and_then(Json::as_f64).unwrap_or(0.0);
+        // A sprite coordinate may be tagged (`{"$u":1}`, `{"$n":"NaN"}`): not a number, as
+        // a live run's snapshot has it.
+        let coordinate = |v: Option<&Json>| match v.map(trace_value) {
+            Some(Value::Num(n)) => n,
+            Some(Value::Undefined) => f64::NAN,
+            _ => 0.0,
+        };
         let text = |v: Option<&Json>| String::from(v.and_then(Json::as_str).unwrap_or(""));
         let stage = frame.get("stage");
         let globals = frame.get("globals");
@@ -159,8 +166,8 @@ impl Snapshot {
             snap.sprites.push(SpriteObs {
                 name: text(g("name")),
                 clone: num(g("clone")) as u32,
-                x: num(g("x")),
-                y: num(g("y")),
+                x: coordinate(g("x")),
+                y: coordinate(g("y")),
                 dir: num(g("dir")),
                 size: num(g("size")),
                 costume: num(g("costume")) as u32,

@@ -8,6 +8,7 @@
 use alloc::vec::Vec;
 
 use super::scene::rendered_direction_scale;
+use crate::clamp::js_min;
 use crate::scratch::geom::mip::mip_index;
 use crate::scratch::geom::reach;
 use crate::scratch::geom::silhouette::{hull, touching_linear, touching_nearest, HullScratch};
@@ -453,15 +454,17 @@ impl Vm {
         let [p0, p1] = pose.position;
         let (dx, dy) = (x - p0, y - p1);
         let aabb = lin.aabb_at(pose.position);
-        let inset = libm::floor(aabb.width().min(aabb.height()) / 2.0);
+        // `Math.min`: a NaN side (an `undefined` coordinate) makes the inset NaN, and then
+        // neither coordinate is fenced.
+        let inset = libm::floor(js_min(aabb.width(), aabb.height()) / 2.0);
         let (mut nx, mut ny) = (x, y);
-        let sx = STAGE_WIDTH / 2.0 - FENCE_WIDTH.min(inset);
+        let sx = STAGE_WIDTH / 2.0 - js_min(FENCE_WIDTH, inset);
         if aabb.right + dx < -sx {
             nx = libm::ceil(p0 - (sx + aabb.right));
         } else if aabb.left + dx > sx {
             nx = libm::floor(p0 + (sx - aabb.left));
         }
-        let sy = STAGE_HEIGHT / 2.0 - FENCE_WIDTH.min(inset);
+        let sy = STAGE_HEIGHT / 2.0 - js_min(FENCE_WIDTH, inset);
         if aabb.top + dy < -sy {
             ny = libm::ceil(p1 - (sy + aabb.top));
         } else if aabb.bottom + dy > sy {

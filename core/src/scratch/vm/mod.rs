@@ -428,6 +428,7 @@ impl Vm {
                 alive: true,
                 x: t.x,
                 y: t.y,
+                undefined: [false; 2],
                 // `sb3.parseScratchObject`: `MathUtil.wrapClamp(direction, -179, 180)`.
                 direction: crate::clamp::wrap_clamp(t.direction, -179.0, 180.0),
                 size: t.size,

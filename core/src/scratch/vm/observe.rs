@@ -35,10 +35,12 @@ pub struct SpriteObs {
     pub name: Rc<str>,
     /// 0 for the original, else the clone's creation serial within its sprite.
     pub clone: u32,
-    /// x.
+    /// x (NaN when not a number).
     pub x: f64,
-    /// y.
+    /// y (NaN when not a number).
     pub y: f64,
+    /// Whether x, y are JavaScript `undefined` (they hold NaN then; `Instance::undefined`).
+    pub undefined: [bool; 2],
     /// Direction.
     pub dir: f64,
     /// Size.
@@ -136,6 +138,7 @@ impl Vm {
                 clone: i.serial,
                 x: i.x,
                 y: i.y,
+                undefined: i.undefined,
                 dir: i.direction,
                 size: i.size,
                 costume: i.costume,

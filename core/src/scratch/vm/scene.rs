@@ -77,9 +77,21 @@ impl Scene for Vm {
             if !i.visible || !i.alive || b.text.is_empty() || t == self.stage {
                 continue;
             }
-            let bounds = costume_skin(self.image(), i)
+            let mut bounds = costume_skin(self.image(), i)
                 .and_then(|s| drawable_of(s, i, false, 1.0))
                 .map_or([i.x, i.x, i.y, i.y], |d| d.bounds);
+            // A position that is not a number (`undefined`, NaN): scratch-render's bubble
+            // bounds are empty on that axis (left +∞, right -∞; bottom +∞), which puts the
+            // bubble at the stage's left edge for x and its top edge for y (`Math.min(top,
+            // bottom + height)`; the approximation reads `top` for the slice's bottom).
+            if !(bounds[0].is_finite() && bounds[1].is_finite()) {
+                bounds[0] = f64::INFINITY;
+                bounds[1] = f64::NEG_INFINITY;
+            }
+            if !(bounds[2].is_finite() && bounds[3].is_finite()) {
+                bounds[2] = f64::INFINITY;
+                bounds[3] = f64::INFINITY;
+            }
             out.push(BubbleSpec { bounds, text: &b.text, think: b.think });
         }
     }

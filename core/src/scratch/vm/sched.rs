@@ -215,7 +215,9 @@ impl Vm {
                     if x.is_some() || y.is_some() {
                         let i = &self.insts[t as usize];
                         let (nx, ny) = (x.unwrap_or(i.x), y.unwrap_or(i.y));
-                        self.set_xy(t, nx, ny);
+                        let undefined =
+                            [x.is_none() && i.undefined[0], y.is_none() && i.undefined[1]];
+                        self.set_xy_js(t, nx, ny, undefined);
                     }
                     if let Some(d) = direction {
                         self.set_direction(t, *d);

@@ -34,14 +34,25 @@ fn format_bubble(v: &Value) -> Rc<str> {
 impl Vm {
     /// `RenderedTarget.setXY` (not forced: a dragged sprite stays where the mouse has it).
     pub(crate) fn set_xy(&mut self, t: u32, x: f64, y: f64) {
+        self.set_xy_js(t, x, y, [false; 2]);
+    }
+
+    /// `RenderedTarget.setXY` with coordinates that may be JavaScript `undefined`
+    /// (`undefined[k]`: coordinate `k` is, and holds NaN). Fencing never changes such a
+    /// coordinate (its offset from the drawable is NaN), so it stays `undefined`.
+    pub(crate) fn set_xy_js(&mut self, t: u32, x: f64, y: f64, undefined: [bool; 2]) {
         if self.insts[t as usize].dragging {
             return;
         }
-        self.set_xy_forced(t, x, y);
+        self.set_position(t, x, y, undefined);
     }
 
     /// `RenderedTarget.setXY(x, y, true)`: also while dragged (the GUI moving it).
     pub(crate) fn set_xy_forced(&mut self, t: u32, x: f64, y: f64) {
+        self.set_position(t, x, y, [false; 2]);
+    }
+
+    fn set_position(&mut self, t: u32, x: f64, y: f64, undefined: [bool; 2]) {
         if t == self.stage {
             return;
         }
@@ -50,6 +61,7 @@ impl Vm {
         let (old_x, old_y) = (i.x, i.y);
         i.x = x;
         i.y = y;
+        i.undefined = undefined;
         let (visible, pen) = (i.visible, i.pen.is_some());
         if old_x.to_bits() != x.to_bits() || old_y.to_bits() != y.to_bits() {
             self.render_changed();

@@ -49,6 +49,20 @@ pub struct Bubble {
     pub usage: u64,
 }
 
+impl Instance {
+    /// The x (`k` 0) or y (`k` 1) position as scratch-vm holds it: a number (NaN included)
+    /// or `undefined`.
+    pub fn coordinate(&self, k: usize) -> Value {
+        let (v, undefined) =
+            if k == 0 { (self.x, self.undefined[0]) } else { (self.y, self.undefined[1]) };
+        if undefined {
+            Value::Undefined
+        } else {
+            Value::Num(v)
+        }
+    }
+}
+
 /// One running target.
 #[derive(Clone, Debug)]
 pub struct Instance {
@@ -60,10 +74,17 @@ pub struct Instance {
     pub serial: u32,
     /// Still on the stage (clones are removed when deleted).
     pub alive: bool,
-    /// x position.
+    /// x position (NaN when it is not a number: JavaScript's `NaN` or `undefined`, told
+    /// apart by [`Instance::undefined`]).
     pub x: f64,
-    /// y position.
+    /// y position (likewise).
     pub y: f64,
+    /// Whether x and y are JavaScript `undefined` rather than a number (`go to
+    /// (mouse-pointer)` before the first mouse event, `go to` a sprite in that state); the
+    /// coordinate then holds NaN, which every computation treats as JavaScript treats
+    /// `undefined` in arithmetic. Only [`Instance::x`]'s reporters and the trace tell them
+    /// apart.
+    pub undefined: [bool; 2],
     /// Direction.
     pub direction: f64,
     /// Size in percent.
