@@ -4,7 +4,8 @@
 # observe/act for SECONDS (default 60), then observe/act/evaluate (the suite of
 # examples/scratch/keys) for SECONDS. Prints wrk's JSON line per phase (requests per second,
 # latency percentiles, answers by status, socket errors) and the server's memory (VmRSS, VmHWM)
-# before and after. Needs wrk (Debian) and curl; builds the release gobo.
+# before and after. Needs wrk (Debian) and curl; builds the release gobo. GOBO_SERVE_ARGS adds
+# flags to `gobo serve` (e.g. "--snapshot-every 1" to snapshot sessions on every change).
 #   benches/serve/load.sh [SECONDS] [CLIENTS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +14,8 @@ clients="${2:-64}"
 command -v wrk >/dev/null || { echo "load.sh: needs wrk (apt-get install wrk)"; exit 2; }
 cargo build -q --release -p gobo-cli --locked
 data="$(mktemp -d)"
-./target/release/gobo serve --addr 127.0.0.1:0 --data "$data/db" 2>"$data/serve.log" &
+# shellcheck disable=SC2086 # GOBO_SERVE_ARGS is a list of flags
+./target/release/gobo serve --addr 127.0.0.1:0 --data "$data/db" ${GOBO_SERVE_ARGS:-} 2>"$data/serve.log" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"' EXIT
 addr=""

@@ -54,6 +54,10 @@ pub struct ServeArgs {
     /// Seconds a session may stay unused before it expires.
     #[arg(long, default_value_t = defaults().session_idle_secs)]
     session_idle: u64,
+    /// Actions a session may gather in its replay log before its snapshot is rewritten (1: a
+    /// snapshot on every change).
+    #[arg(long, default_value_t = defaults().session_snapshot_every)]
+    snapshot_every: u32,
     /// Sync the database to disk on every commit (also survives a power cut).
     #[arg(long)]
     fsync: bool,
@@ -85,6 +89,7 @@ pub fn run(a: ServeArgs) -> ExitCode {
         max_batch_rows: a.max_batch_rows,
         max_sessions: a.max_sessions,
         session_idle_secs: a.session_idle,
+        session_snapshot_every: a.snapshot_every,
         ..defaults()
     };
     match gobo_server::run_until_signal(config) {

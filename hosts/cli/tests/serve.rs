@@ -1,7 +1,9 @@
 //! `gobo serve` as a real process on a loopback socket: answers equal to the CLI's, graceful
 //! shutdown that finishes a request in flight, the viewer page driven in headless Chromium, `kill -9` during a 10,000-row batch job and a
 //! restart that completes it with every row exactly once (and the same rows as
-//! `gobo xlogo eval --batch`), and clear start-up errors for a read-only or full data folder.
+//! `gobo xlogo eval --batch`), `kill -9` after 35 session actions with no snapshot since the
+//! session was made and a restart that brings the same session back, and clear start-up
+//! errors for a read-only or full data folder.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -241,6 +243,59 @@ fn kill_9_during_a_10000_row_job_then_restart_finishes_every_row_once() {
     for (i, (a, b)) in got.iter().zip(&expected).enumerate() {
         assert_eq!(a, b, "row {i}");
     }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn kill_9_after_many_actions_without_a_snapshot_loses_none() {
+    let data = temp_dir("kill9-session");
+    let db = data.join("db");
+    let agent = "hosts/cli/tests/fixtures/agent";
+    let actions: Vec<String> = read(&format!("{agent}/game.jsonl"))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(String::from)
+        .collect();
+    // 35 actions, each after an observation: fewer replay rows than --snapshot-every, so the
+    // only snapshot is the one made with the session.
+    let server = Server::start(&db, &["--workers", "2", "--snapshot-every", "1000"]);
+    let body = format!(
+        "{{\"project\": {}, \"auto_observe\": false}}",
+        read(&format!("{agent}/start/project.json"))
+    );
+    let (status, answer) = server.request("POST", "/v1/sessions", Some(&body));
+    assert_eq!(status, 201, "{answer}");
+    let made: Value = serde_json::from_str(&answer).unwrap_or_default();
+    let id = made["session_id"].as_str().unwrap_or("").to_string();
+    let base = format!("/v1/sessions/{id}");
+    for a in &actions {
+        assert_eq!(server.request("GET", &format!("{base}/observation"), None).0, 200);
+        let (status, r) = server.request("POST", &format!("{base}/act"), Some(a));
+        assert_eq!(status, 200, "{r}");
+        assert!(r.contains("\"success\":true"), "{r}");
+    }
+    // The step, the observation, the project and the suite's report (given as project.json
+    // alone, without costumes, the cat's bounds differ from Scratch's, so it need not pass).
+    let suite = format!("{{\"suite\": {}}}", read(&format!("{agent}/game.suite.json")));
+    let state = |server: &Server| {
+        let info: Value =
+            serde_json::from_str(&server.request("GET", &base, None).1).unwrap_or_default();
+        (
+            info["step"].clone(),
+            server.request("GET", &format!("{base}/observation?format=json"), None),
+            server.request("GET", &format!("{base}/project?format=json"), None),
+            server.request("POST", &format!("{base}/evaluate"), Some(&suite)),
+        )
+    };
+    let before = state(&server);
+    assert_eq!(before.0, json!(35));
+    assert_eq!(before.3 .0, 200, "{}", before.3 .1);
+    server.signal("-KILL");
+    let _ = server.wait();
+
+    let server = Server::start(&db, &["--workers", "2"]);
+    assert_eq!(state(&server), before);
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }

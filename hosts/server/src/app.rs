@@ -112,11 +112,7 @@ impl App {
             }),
         )?;
         jobs.attach(&pool);
-        let sessions = Arc::new(Sessions::load(
-            Arc::clone(&store),
-            limits.max_sessions,
-            limits.session_idle_secs,
-        )?);
+        let sessions = Arc::new(Sessions::load(Arc::clone(&store), &limits)?);
         let app = App { engine, pool, store, jobs, sessions, ready: AtomicBool::new(true) };
         Ok(Arc::new(app))
     }
@@ -131,8 +127,21 @@ impl App {
         self.ready.store(false, Ordering::SeqCst);
     }
 
-    /// Lets queued work finish, stops the workers and closes the database (blocking).
+    /// Lets queued work finish, stops the workers, snapshots the sessions that have replay
+    /// rows and closes the database (blocking).
     pub fn shutdown(&self) {
+        self.begin_shutdown();
+        self.pool.shutdown();
+        if let Err(e) = self.sessions.flush() {
+            // The replay rows stay: the next start replays them.
+            eprintln!("gobo serve: cannot snapshot the sessions at shutdown: {}", e.message);
+        }
+        self.store.close();
+    }
+
+    /// Stops as a killed process would: the workers and the database, without the shutdown
+    /// snapshots (sessions come back from their replay rows), for tests of recovery.
+    pub fn halt(&self) {
         self.begin_shutdown();
         self.pool.shutdown();
         self.store.close();

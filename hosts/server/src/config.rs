@@ -37,6 +37,9 @@ pub struct Limits {
     pub max_sessions: usize,
     /// Seconds a session may stay unused before it expires.
     pub session_idle_secs: u64,
+    /// Replay rows (actions, index-setting observations) a session may gather before its
+    /// snapshot is rewritten (1: a snapshot on every change).
+    pub session_snapshot_every: u32,
 }
 
 impl Default for Limits {
@@ -56,6 +59,7 @@ impl Default for Limits {
             max_batch_rows: 100_000,
             max_sessions: 10_000,
             session_idle_secs: 1800,
+            session_snapshot_every: 64,
         }
     }
 }

@@ -1,8 +1,18 @@
 //! Composite sessions held by the server (`docs/server.md`, "Sessions"): each is a core
 //! [`Session`] plus the blob holding its project's assets (and, for a session made for a
-//! ScratchWorld task, the task and the blob of its suite), kept in memory and in the
-//! database's `sessions` table (the core's own bytes, [`Session::to_bytes`]), so a restart loses
-//! none: after a restart a session is read back from the database on first use.
+//! ScratchWorld task, the task and the blob of its suite), kept in memory and in the database,
+//! so a restart (even after `kill -9`) loses no acknowledged change: after a restart a session
+//! is read back from the database on first use.
+//!
+//! What is stored is a snapshot and a replay log. The `sessions` table holds a snapshot (the
+//! core's own bytes, [`Session::to_bytes`], about 14 KB for a small project); the
+//! `session_ops` table holds, in order, the actions (their JSON) and the index-setting
+//! observations made since that snapshot. An action commits only its small replay row (and
+//! its action-log row) before the answer; a snapshot is written when a session reaches
+//! [`Limits::session_snapshot_every`](crate::Limits) replay rows, on any other change (a patch,
+//! a project load) and at shutdown, and it deletes the rows it covers. Reading a session back
+//! loads the snapshot and replays the rows through the core, whose actions are deterministic,
+//! so the session is the one that answered.
 //!
 //! Bounds: at most `max_sessions` live sessions (429 beyond) and an idle expiry (a session not
 //! used for `session_idle_secs` is gone; 0 keeps sessions until deleted). Expired sessions are
@@ -10,9 +20,11 @@
 //! are serialized: a call holds the session's lock from before its engine work is queued until
 //! its change is committed, so two actions on one session never interleave.
 //!
-//! Each session also keeps an action log in the `session_log` table: one JSON entry per action
-//! or project load, appended in the same commit as the change it records
-//! ([`Sessions::call_logged`]), read back by [`Sessions::log`], deleted with the session.
+//! Each session also keeps an action log: one JSON entry per action, patch or project load,
+//! committed with the change it records ([`Sessions::call_changing`]), read back by
+//! [`Sessions::log`], deleted with the session. An action's entry rides in its replay row (one
+//! row written per action); a snapshot moves the entries of the rows it covers to the
+//! `session_log` table, where the other changes append theirs.
 //!
 //! What does not live here: the HTTP shapes (`routes::sessions`, `routes::scratchworld`) and
 //! the semantics of actions and observations (the core).
@@ -104,10 +116,48 @@ impl Row {
 /// A session's lock and its state.
 #[derive(Debug)]
 pub struct Slot {
-    /// `None` until read back from the database after a restart.
+    /// `None` until read back from the database after a restart (or after a failed commit,
+    /// so the unacknowledged change is dropped).
     live: Option<Live>,
     /// Deleted or expired while a call waited for the lock.
     gone: bool,
+    /// The sequence number of the last replay row (0: none yet).
+    seq: i64,
+    /// Replay rows since the snapshot.
+    pending: u32,
+}
+
+impl Slot {
+    fn new(live: Option<Live>) -> Slot {
+        Slot { live, gone: false, seq: 0, pending: 0 }
+    }
+}
+
+/// How a call changed its session, and so what is committed before its answer.
+#[derive(Debug)]
+pub enum Change {
+    /// Nothing (a read).
+    None,
+    /// An action (its JSON text) with its action-log entry: appended to the replay log.
+    Act {
+        /// The action as given, `{api, args}`.
+        action: String,
+        /// Its action-log entry.
+        log: String,
+    },
+    /// An observation that set a new index map for the next action (a session without
+    /// `auto_observe`): appended to the replay log.
+    Observe,
+    /// Any other change (a patch, a project load) with its action-log entries: a snapshot.
+    Snapshot(Vec<String>),
+}
+
+/// One replay row.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Op {
+    Act(serde_json::Value),
+    Observe,
 }
 
 #[derive(Debug)]
@@ -122,6 +172,7 @@ pub struct Sessions {
     store: Arc<Store>,
     max: usize,
     idle_ms: i64,
+    snapshot_every: u32,
     map: Mutex<HashMap<String, Arc<Entry>>>,
 }
 
@@ -137,14 +188,14 @@ fn unknown(id: &str) -> ApiError {
 
 impl Sessions {
     /// The sessions stored in `store` (their ids and last use; the sessions themselves are
-    /// read on first use).
-    pub fn load(
-        store: Arc<Store>,
-        max: usize,
-        idle_secs: u64,
-    ) -> Result<Sessions, crate::StoreError> {
+    /// read on first use); `limits` gives the cap, the idle expiry and the snapshot interval.
+    pub fn load(store: Arc<Store>, limits: &crate::Limits) -> Result<Sessions, crate::StoreError> {
         let rows: Vec<(String, i64)> = store.read(|c| {
-            let mut st = c.prepare("SELECT id, used_ms FROM sessions")?;
+            // Replay rows do not touch the session's row: the last use is the later of both.
+            let mut st = c.prepare(
+                "SELECT id, MAX(used_ms, COALESCE((SELECT MAX(ms) FROM session_ops \
+                 WHERE session = sessions.id), 0)) FROM sessions",
+            )?;
             let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
             let rows: rusqlite::Result<Vec<(String, i64)>> = rows.collect();
             rows
@@ -152,7 +203,7 @@ impl Sessions {
         let map = rows
             .into_iter()
             .map(|(id, used)| {
-                let slot = Slot { live: None, gone: false };
+                let slot = Slot::new(None);
                 let entry = Entry {
                     slot: Arc::new(tokio::sync::Mutex::new(slot)),
                     used_ms: AtomicI64::new(used),
@@ -160,8 +211,15 @@ impl Sessions {
                 (id, Arc::new(entry))
             })
             .collect();
-        let idle_ms = i64::try_from(idle_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
-        Ok(Sessions { store, max, idle_ms, map: Mutex::new(map) })
+        let idle_ms =
+            i64::try_from(limits.session_idle_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+        Ok(Sessions {
+            store,
+            max: limits.max_sessions,
+            idle_ms,
+            snapshot_every: limits.session_snapshot_every.max(1),
+            map: Mutex::new(map),
+        })
     }
 
     /// The most live sessions.
@@ -225,7 +283,7 @@ impl Sessions {
                     ),
                 ));
             }
-            let slot = Slot { live: Some(live.clone()), gone: false };
+            let slot = Slot::new(Some(live.clone()));
             let entry = Entry {
                 slot: Arc::new(tokio::sync::Mutex::new(slot)),
                 used_ms: AtomicI64::new(now),
@@ -293,26 +351,44 @@ impl Sessions {
     }
 
     /// The session in `slot`, read from the database if this process has not used it yet
-    /// (blocking on a first use: call from a worker thread).
+    /// (its snapshot, then its replay rows applied in order; blocking on a first use: call
+    /// from a worker thread).
     pub fn ensure<'s>(&self, id: &str, slot: &'s mut Locked) -> Result<&'s mut Live, ApiError> {
         if slot.live.is_none() {
             let i = id.to_string();
-            let row: Option<(String, Vec<u8>, i64)> = self
+            type Stored = (String, Vec<u8>, i64, Vec<(i64, String)>);
+            let row: Option<Stored> = self
                 .store
                 .read(move |c| {
-                    c.query_row(
-                        "SELECT config, snapshot, created_ms FROM sessions WHERE id = ?1",
-                        [i],
-                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                    )
-                    .optional()
+                    let row = c
+                        .query_row(
+                            "SELECT config, snapshot, created_ms FROM sessions WHERE id = ?1",
+                            [&i],
+                            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                        )
+                        .optional()?;
+                    let Some((config, snapshot, created_ms)) = row else { return Ok(None) };
+                    let mut st = c.prepare(
+                        "SELECT seq, op FROM session_ops WHERE session = ?1 ORDER BY seq",
+                    )?;
+                    let ops = st.query_map([&i], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                    let ops: rusqlite::Result<Vec<(i64, String)>> = ops.collect();
+                    Ok(Some((config, snapshot, created_ms, ops?)))
                 })
                 .map_err(ApiError::from)?;
-            let (config, snapshot, created_ms) = row.ok_or_else(|| unknown(id))?;
-            let row: Row = serde_json::from_str(&config)
-                .map_err(|e| ApiError::internal(format!("stored session {id}: {e}")))?;
-            let session = Session::from_bytes(&snapshot)
-                .map_err(|e| ApiError::internal(format!("stored session {id}: {e}")))?;
+            let (config, snapshot, created_ms, ops) = row.ok_or_else(|| unknown(id))?;
+            let stored =
+                |e: &dyn std::fmt::Display| ApiError::internal(format!("stored session {id}: {e}"));
+            let row: Row = serde_json::from_str(&config).map_err(|e| stored(&e))?;
+            let mut session = Session::from_bytes(&snapshot).map_err(|e| stored(&e))?;
+            for (_, op) in &ops {
+                match serde_json::from_str::<Op>(op).map_err(|e| stored(&e))? {
+                    Op::Act(action) => drop(session.act(&action)),
+                    Op::Observe => drop(session.observe()),
+                }
+            }
+            slot.seq = ops.last().map_or(0, |(seq, _)| *seq);
+            slot.pending = u32::try_from(ops.len()).unwrap_or(u32::MAX);
             slot.live = Some(Live {
                 session,
                 source: row.source,
@@ -324,9 +400,14 @@ impl Sessions {
         slot.live.as_mut().ok_or_else(|| unknown(id))
     }
 
-    /// The write that commits the session after a change, with `log` appended to its action
-    /// log in the same commit (statements cached on the writer's connection).
-    pub fn save_write(&self, id: &str, live: &Live, log: Vec<String>) -> Result<WriteFn, ApiError> {
+    /// The write that stores a snapshot of the session, replacing its replay rows up to
+    /// `seq`, with `log` appended to its action log in the same commit.
+    fn snapshot_write(
+        id: &str,
+        live: &Live,
+        seq: i64,
+        log: Vec<String>,
+    ) -> Result<WriteFn, ApiError> {
         let row = Row::of(live)?;
         let bytes = live.session.to_bytes();
         let step = live.session.step();
@@ -336,15 +417,87 @@ impl Sessions {
                 "UPDATE sessions SET used_ms = ?2, config = ?3, snapshot = ?4, step = ?5 WHERE id = ?1",
             )?
             .execute(rusqlite::params![i, now_ms(), row, bytes, step])?;
-            for entry in log {
-                c.prepare_cached(
-                    "INSERT INTO session_log (session, seq, entry) VALUES (?1, \
-                     (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_log WHERE session = ?1), ?2)",
-                )?
-                .execute(rusqlite::params![i, entry])?;
-            }
-            Ok(())
+            // The covered rows' log entries move to the log, before this change's own.
+            let moved: Vec<String> = {
+                let mut st = c.prepare_cached(
+                    "SELECT entry FROM session_ops WHERE session = ?1 AND seq <= ?2 \
+                     AND entry IS NOT NULL ORDER BY seq",
+                )?;
+                let rows = st.query_map(rusqlite::params![i, seq], |r| r.get(0))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            append_log(c, &i, moved)?;
+            c.prepare_cached("DELETE FROM session_ops WHERE session = ?1 AND seq <= ?2")?
+                .execute(rusqlite::params![i, seq])?;
+            append_log(c, &i, log)
         }))
+    }
+
+    /// The write that appends replay row `seq` (`op`'s JSON text) with its action-log entry.
+    fn op_write(id: &str, seq: i64, op: String, entry: Option<String>) -> WriteFn {
+        let i = id.to_string();
+        Box::new(move |c| {
+            c.prepare_cached(
+                "INSERT INTO session_ops (session, seq, ms, op, entry) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(rusqlite::params![i, seq, now_ms(), op, entry])
+            .map(drop)
+        })
+    }
+
+    /// The write committing `change` to the session in `slot` (none for [`Change::None`]);
+    /// counts the replay rows and decides when a snapshot replaces them.
+    fn change_write(
+        &self,
+        id: &str,
+        slot: &mut Slot,
+        change: Change,
+    ) -> Result<Option<WriteFn>, ApiError> {
+        let live = slot.live.as_ref().ok_or_else(|| unknown(id))?;
+        let (op, log) = match change {
+            Change::None => return Ok(None),
+            Change::Snapshot(log) => {
+                slot.pending = 0;
+                return Self::snapshot_write(id, live, slot.seq, log).map(Some);
+            }
+            Change::Act { action, log } => (format!("{{\"act\":{action}}}"), Some(log)),
+            Change::Observe => ("\"observe\"".to_string(), None),
+        };
+        if slot.pending.saturating_add(1) >= self.snapshot_every {
+            slot.pending = 0;
+            return Self::snapshot_write(id, live, slot.seq, log.into_iter().collect()).map(Some);
+        }
+        slot.pending += 1;
+        slot.seq += 1;
+        Ok(Some(Self::op_write(id, slot.seq, op, log)))
+    }
+
+    /// Snapshots every session in memory that has replay rows, in one commit, so the next
+    /// start replays nothing (blocking: at shutdown, after the workers have stopped). A
+    /// session locked by a call still running is left to its replay rows.
+    pub fn flush(&self) -> Result<usize, ApiError> {
+        let entries: Vec<(String, Arc<Entry>)> = {
+            let map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
+            map.iter().map(|(id, e)| (id.clone(), Arc::clone(e))).collect()
+        };
+        let mut writes = Vec::new();
+        for (id, e) in entries {
+            let Ok(mut slot) = e.slot.try_lock() else { continue };
+            if slot.pending == 0 || slot.gone {
+                continue;
+            }
+            if let Some(live) = slot.live.as_ref() {
+                writes.push(Self::snapshot_write(&id, live, slot.seq, Vec::new())?);
+                slot.pending = 0;
+            }
+        }
+        let n = writes.len();
+        if n > 0 {
+            self.store
+                .write_blocking(move |c| writes.into_iter().try_for_each(|w| w(c)))
+                .map_err(ApiError::from)?;
+        }
+        Ok(n)
     }
 
     /// The action log of session `id`, oldest first: each entry's JSON text (blocking: a
@@ -353,8 +506,12 @@ impl Sessions {
         let i = id.to_string();
         self.store
             .read(move |c| {
-                let mut st =
-                    c.prepare("SELECT entry FROM session_log WHERE session = ?1 ORDER BY seq")?;
+                // The log's entries come before those still in replay rows.
+                let mut st = c.prepare(
+                    "SELECT entry FROM (SELECT 0 AS part, seq, entry FROM session_log \
+                     WHERE session = ?1 UNION ALL SELECT 1, seq, entry FROM session_ops \
+                     WHERE session = ?1 AND entry IS NOT NULL) ORDER BY part, seq",
+                )?;
                 let rows = st.query_map([i], |r| r.get(0))?;
                 let rows: rusqlite::Result<Vec<String>> = rows.collect();
                 rows
@@ -363,55 +520,65 @@ impl Sessions {
     }
 
     /// Runs `f` on session `id` on a worker thread, holding the session's lock throughout;
-    /// when `f` reports a change, it is committed before the answer.
+    /// `f` does not change the session.
     pub async fn call<R: Send + 'static>(
         self: &Arc<Self>,
         app: &Arc<App>,
         id: &str,
-        f: impl FnOnce(&mut Live, &App) -> Result<(R, bool), ApiError> + Send + 'static,
+        f: impl FnOnce(&mut Live, &App) -> Result<R, ApiError> + Send + 'static,
     ) -> Result<R, ApiError> {
-        self.call_logged(app, id, move |live, a| {
-            let (r, changed) = f(live, a)?;
-            Ok((r, changed.then(Vec::new)))
-        })
-        .await
+        self.call_changing(app, id, move |live, a| Ok((f(live, a)?, Change::None))).await
     }
 
-    /// As [`Sessions::call`]; `f` reports a change as the entries it adds to the action log
-    /// (`Some`, perhaps empty), committed together with the change.
-    pub async fn call_logged<R: Send + 'static>(
+    /// As [`Sessions::call`]; `f` reports how it changed the session, which is committed
+    /// before the answer (the session stays locked until then). When the commit fails the
+    /// session is read back from the database at its next use, without the change.
+    pub async fn call_changing<R: Send + 'static>(
         self: &Arc<Self>,
         app: &Arc<App>,
         id: &str,
-        f: impl FnOnce(&mut Live, &App) -> Result<(R, Option<Vec<String>>), ApiError> + Send + 'static,
+        f: impl FnOnce(&mut Live, &App) -> Result<(R, Change), ApiError> + Send + 'static,
     ) -> Result<R, ApiError> {
         let mut slot = self.lock(id).await?;
         let (me, a, i) = (Arc::clone(self), Arc::clone(app), id.to_string());
         // The engine work runs on a worker; the commit is awaited here, so the worker is free
-        // for other requests while the writer commits (the session stays locked until then).
-        let (slot, r, write) = app
+        // for other requests while the writer commits.
+        let (mut slot, r, write) = app
             .pool
             .run(move || {
                 let live = me.ensure(&i, &mut slot)?;
                 let (r, change) = f(live, &a)?;
-                let write = match change {
-                    Some(log) => Some(me.save_write(&i, live, log)?),
-                    None => None,
-                };
+                let write = me.change_write(&i, &mut slot, change)?;
                 Ok::<_, ApiError>((slot, r, write))
             })
             .await??;
         if let Some(write) = write {
-            self.store.write(write).await.map_err(ApiError::from)?;
+            if let Err(e) = self.store.write(write).await {
+                slot.live = None;
+                return Err(e.into());
+            }
         }
         drop(slot);
         Ok(r)
     }
 }
 
-/// Deletes session `id`'s rows: the session and its action log.
+/// Appends `log` to session `id`'s action log.
+fn append_log(c: &rusqlite::Connection, id: &str, log: Vec<String>) -> rusqlite::Result<()> {
+    for entry in log {
+        c.prepare_cached(
+            "INSERT INTO session_log (session, seq, entry) VALUES (?1, \
+             (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_log WHERE session = ?1), ?2)",
+        )?
+        .execute(rusqlite::params![id, entry])?;
+    }
+    Ok(())
+}
+
+/// Deletes session `id`'s rows: the session, its replay rows and its action log.
 fn delete_rows(c: &rusqlite::Connection, id: &str) -> rusqlite::Result<()> {
     c.execute("DELETE FROM sessions WHERE id = ?1", [id])?;
+    c.execute("DELETE FROM session_ops WHERE session = ?1", [id])?;
     c.execute("DELETE FROM session_log WHERE session = ?1", [id])?;
     Ok(())
 }

@@ -6,6 +6,8 @@
 //! others); a caller learns that its write is durable from the completion it passed. Reads use
 //! a small set of other connections, which WAL lets run beside the writer. A committed
 //! transaction survives the process being killed; with `fsync` it also survives a power cut.
+//! Checkpoints (copying the WAL into the database file, with its sync) run on a thread of their
+//! own, woken by the writer every [`CHECKPOINT_EVERY`] commits, so commits never wait for one.
 //!
 //! What does not live here: what the rows mean (`jobs`, `sessions`, `routes::blobs`).
 
@@ -41,6 +43,9 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS session_log (
     session TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
     PRIMARY KEY (session, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS session_ops (
+    session TEXT NOT NULL, seq INTEGER NOT NULL, ms INTEGER NOT NULL, op TEXT NOT NULL,
+    entry TEXT, PRIMARY KEY (session, seq)) WITHOUT ROWID;
 ";
 
 /// Why the store failed.
@@ -136,6 +141,7 @@ pub struct Store {
     path: PathBuf,
     writer: Mutex<Option<mpsc::Sender<Op>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
+    checkpointer: Mutex<Option<JoinHandle<()>>>,
     readers: Mutex<Vec<Connection>>,
 }
 
@@ -152,7 +158,23 @@ pub fn now_ms() -> i64 {
 
 fn configure(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(|e| StoreError::classify(path, &e))?;
+    // Keep each cached statement's plan: without this, SQLite (built with STAT4) prepares a
+    // statement again whenever a bound value changes, which was most of the writer's parsing.
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
+        .map(drop)
         .map_err(|e| StoreError::classify(path, &e))
+}
+
+/// Opens another connection to the database at `path`.
+fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let c = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| StoreError::classify(path, &e))?;
+    configure(&c, path)?;
+    Ok(c)
 }
 
 impl Store {
@@ -201,23 +223,41 @@ impl Store {
             });
         }
         let sync = if fsync { "FULL" } else { "NORMAL" };
-        conn.execute_batch(&format!("PRAGMA synchronous={sync};")).map_err(fail)?;
+        // No checkpoints on commit: the checkpointer thread runs them.
+        conn.execute_batch(&format!("PRAGMA synchronous={sync}; PRAGMA wal_autocheckpoint=0;"))
+            .map_err(fail)?;
         conn.execute_batch(SCHEMA).map_err(fail)?;
         conn.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', '1'), ('opened_ms', ?1)",
             [now_ms().to_string()],
         )
         .map_err(fail)?;
+        let spawn_error =
+            |e: std::io::Error| StoreError::Open { path: path.clone(), message: e.to_string() };
+        let checkpoint_conn = connect(&path)?;
+        let (wake, woken) = mpsc::sync_channel::<()>(1);
+        let checkpointer = std::thread::Builder::new()
+            .name("gobo-db-checkpoint".into())
+            .spawn(move || {
+                while woken.recv().is_ok() {
+                    // PASSIVE: copies what no reader still needs, never blocks the writer; a
+                    // failure leaves the WAL to the next one.
+                    let _ =
+                        checkpoint_conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                }
+            })
+            .map_err(spawn_error)?;
         let (tx, rx) = mpsc::channel::<Op>();
         let thread_path = path.clone();
         let thread = std::thread::Builder::new()
             .name("gobo-db-writer".into())
-            .spawn(move || write_loop(&conn, &thread_path, &rx))
-            .map_err(|e| StoreError::Open { path: path.clone(), message: e.to_string() })?;
+            .spawn(move || write_loop(&conn, &thread_path, &rx, &wake))
+            .map_err(spawn_error)?;
         Ok(Store {
             path,
             writer: Mutex::new(Some(tx)),
             thread: Mutex::new(Some(thread)),
+            checkpointer: Mutex::new(Some(checkpointer)),
             readers: Mutex::new(Vec::new()),
         })
     }
@@ -279,15 +319,7 @@ impl Store {
         let pooled = self.readers.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let conn = match pooled {
             Some(c) => c,
-            None => {
-                let c = Connection::open_with_flags(
-                    &self.path,
-                    OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-                )
-                .map_err(|e| StoreError::classify(&self.path, &e))?;
-                configure(&c, &self.path)?;
-                c
-            }
+            None => connect(&self.path)?,
         };
         let result = f(&conn).map_err(|e| StoreError::classify(&self.path, &e));
         let mut readers = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
@@ -315,6 +347,10 @@ impl Store {
         if let Some(t) = self.thread.lock().unwrap_or_else(PoisonError::into_inner).take() {
             let _ = t.join();
         }
+        // The writer is gone, and with it the checkpointer's wake-up channel.
+        if let Some(t) = self.checkpointer.lock().unwrap_or_else(PoisonError::into_inner).take() {
+            let _ = t.join();
+        }
         self.readers.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 }
@@ -328,7 +364,16 @@ impl Drop for Store {
 /// Most writes committed in one transaction.
 const GROUP: usize = 1024;
 
-fn write_loop(conn: &Connection, path: &Path, rx: &mpsc::Receiver<Op>) {
+/// Commits between two wake-ups of the checkpointer.
+pub const CHECKPOINT_EVERY: u32 = 128;
+
+fn write_loop(
+    conn: &Connection,
+    path: &Path,
+    rx: &mpsc::Receiver<Op>,
+    checkpoint: &mpsc::SyncSender<()>,
+) {
+    let mut commits = 0u32;
     while let Ok(first) = rx.recv() {
         let mut ops = vec![first];
         while ops.len() < GROUP {
@@ -365,6 +410,12 @@ fn write_loop(conn: &Connection, path: &Path, rx: &mpsc::Receiver<Op>) {
         }
         for (done, r) in outcomes {
             done(r);
+        }
+        commits += 1;
+        if commits >= CHECKPOINT_EVERY {
+            commits = 0;
+            // Full: a checkpoint is already due.
+            let _ = checkpoint.try_send(());
         }
     }
 }

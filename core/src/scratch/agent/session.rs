@@ -309,6 +309,18 @@ impl Session {
         o
     }
 
+    /// As [`Session::observe`], also telling whether the session changed: `false` when the
+    /// last observation is this one already, so the index map actions resolve against stays
+    /// as it was (a host that logs state changes need not log this observation).
+    pub fn observe_changed(&mut self) -> (Observation, bool) {
+        let o = self.peek();
+        let changed = self.cache.as_ref() != Some(&o);
+        if changed {
+            self.cache = Some(o.clone());
+        }
+        (o, changed)
+    }
+
     /// The observation of target `target` (an index into the project's targets), as if it
     /// were being edited, without touching the session (the next action's indices still
     /// refer to the editing target). `None` when there is no such target.

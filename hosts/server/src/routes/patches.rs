@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 use crate::app::{App, Engine};
 use crate::error::{ApiError, ApiJson, ErrorBody};
 use crate::input::{project_files, text_of};
+use crate::sessions::Change;
 
 /// A patch's format, as a request names it.
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -260,7 +261,7 @@ pub async fn session_patch(
     }
     let sessions = Arc::clone(&app.sessions);
     sessions
-        .call_logged(&app, &id, move |live, a| {
+        .call_changing(&app, &id, move |live, a| {
             let files = live.files(&a.engine.blobs)?;
             let (value, json) = apply_to(&files, &req)?;
             if let Some(json) = json {
@@ -275,7 +276,7 @@ pub async fn session_patch(
                 "format": value["format"], "edits": value["edits"],
                 "stage": value.get("stage"), "error": value.get("error"),
             });
-            Ok((Json(value), Some(vec![entry.to_string()])))
+            Ok((Json(value), Change::Snapshot(vec![entry.to_string()])))
         })
         .await
 }

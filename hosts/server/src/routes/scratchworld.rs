@@ -26,6 +26,7 @@ use super::sessions::{
 use crate::app::App;
 use crate::blobs::is_ref;
 use crate::error::{parse_json, ApiError, ApiJson, ApiQuery, ErrorBody};
+use crate::sessions::Change;
 
 /// Parses an optional JSON body (ScratchWorld sends some of these requests without one).
 fn optional_body<T: serde::de::DeserializeOwned + Default>(body: &Bytes) -> Result<T, ApiError> {
@@ -161,14 +162,14 @@ pub async fn load_project(
     let sessions = Arc::clone(&app.sessions);
     let src = source.clone();
     sessions
-        .call_logged(&app, &id, move |live, _| {
+        .call_changing(&app, &id, move |live, _| {
             let config = live.session.config().clone();
             live.session = Session::new(project, config)
                 .map_err(|e| ApiError::invalid("bad_project", e.to_string()).at("project"))?;
             let entry =
                 json!({"kind": "load_project", "step": live.session.step(), "project_ref": src});
             live.source = src;
-            Ok(((), Some(vec![entry.to_string()])))
+            Ok(((), Change::Snapshot(vec![entry.to_string()])))
         })
         .await?;
     Ok(Json(json!({"success": true, "session_id": id, "project_ref": source})))

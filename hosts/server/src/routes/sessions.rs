@@ -27,7 +27,7 @@ use super::scratch::{judge_files, trace_files, Judging, RunParams, Seeds};
 use crate::app::{App, Engine};
 use crate::error::{ApiError, ApiJson, ApiQuery, ErrorBody};
 use crate::input::{files_of, project_bytes};
-use crate::sessions::Live;
+use crate::sessions::{Change, Live};
 use crate::store::now_ms;
 use crate::tasks::TaskBinding;
 
@@ -270,7 +270,7 @@ pub async fn info(
 ) -> Result<Json<Value>, ApiError> {
     let i = id.clone();
     let sessions = Arc::clone(&app.sessions);
-    sessions.call(&app, &id, move |live, _| Ok((info_of(&i, live), false))).await.map(Json)
+    sessions.call(&app, &id, move |live, _| Ok(info_of(&i, live))).await.map(Json)
 }
 
 /// `?format=` of an observation.
@@ -314,7 +314,7 @@ pub async fn observation(
     let sessions = Arc::clone(&app.sessions);
     let target = q.target;
     let obs = sessions
-        .call(&app, &id, move |live, _| {
+        .call_changing(&app, &id, move |live, _| {
             if let Some(name) = target {
                 let project = live.session.project();
                 let obs = project
@@ -326,11 +326,15 @@ pub async fn observation(
                         ApiError::not_found("unknown_target", format!("no target named {name:?}"))
                             .at("target")
                     })?;
-                return Ok((obs, false));
+                return Ok((obs, Change::None));
             }
-            let obs = live.session.observe();
-            // The observation is state only when actions resolve against the last one.
-            Ok((obs, !live.session.config().auto_observe))
+            if live.session.config().auto_observe {
+                // Every action observes afresh: the observation is not state.
+                return Ok((live.session.observe(), Change::None));
+            }
+            // Actions resolve against the last observation: a new index map is a change.
+            let (obs, changed) = live.session.observe_changed();
+            Ok((obs, if changed { Change::Observe } else { Change::None }))
         })
         .await?;
     if json {
@@ -345,7 +349,7 @@ pub async fn act_on(app: &Arc<App>, id: &str, action: Value) -> Result<ActResult
     let i = id.to_string();
     let sessions = Arc::clone(&app.sessions);
     sessions
-        .call_logged(app, id, move |live, _| {
+        .call_changing(app, id, move |live, _| {
             let (step, over) = (live.session.step(), live.session.finished().is_some());
             let mut r = live.session.act(&action);
             r.meta.session_id = i;
@@ -353,7 +357,7 @@ pub async fn act_on(app: &Arc<App>, id: &str, action: Value) -> Result<ActResult
             // episode's step counter as it was: the session is unchanged, nothing to commit
             // or log (the check holds when feedback withholds the error code too).
             if !over && live.session.step() == step {
-                return Ok((r, None));
+                return Ok((r, Change::None));
             }
             let entry = json!({
                 "kind": "act",
@@ -364,7 +368,7 @@ pub async fn act_on(app: &Arc<App>, id: &str, action: Value) -> Result<ActResult
                 "error": r.error.as_ref().map(|e| json!({"code": e.code, "message": e.message})),
                 "done": r.done,
             });
-            Ok((r, Some(vec![entry.to_string()])))
+            Ok((r, Change::Act { action: action.to_string(), log: entry.to_string() }))
         })
         .await
 }
@@ -391,7 +395,7 @@ pub async fn log(
             let entries: Result<Vec<Value>, _> =
                 entries.iter().map(|e| serde_json::from_str::<Value>(e)).collect();
             let entries = entries.map_err(|e| ApiError::internal(format!("stored log: {e}")))?;
-            Ok((entries, false))
+            Ok(entries)
         })
         .await?;
     Ok(Json(json!({"session_id": id, "entries": entries})))
@@ -467,7 +471,7 @@ pub async fn run(
                 // The session's project is exported as an .sb3, which the reference loads as is.
                 assets: gobo_host::sb3::AssetLoad::of(&files, true),
             };
-            Ok((trace_files(&a.engine, &files, &md5, &params)?, false))
+            trace_files(&a.engine, &files, &md5, &params)
         })
         .await?;
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], trace).into_response())
@@ -498,7 +502,7 @@ pub async fn stage_png(
         .call(app, id, move |live, a| {
             let blobs = &a.engine.blobs;
             let files = if gold { live.gold_files(blobs)? } else { live.files(blobs)? };
-            Ok((picture(&a.engine, &files, &q)?, false))
+            picture(&a.engine, &files, &q)
         })
         .await
 }
@@ -605,10 +609,10 @@ pub async fn project(
         .call(&app, &id, move |live, a| {
             let files = live.files(&a.engine.blobs)?;
             if !sb3 {
-                return Ok((files.project_json, false));
+                return Ok(files.project_json);
             }
             let bytes = write_sb3(&files).map_err(|e| ApiError::internal(e.to_string()))?;
-            Ok((bytes, false))
+            Ok(bytes)
         })
         .await?;
     let kind = if sb3 { "application/x.scratch.sb3" } else { "application/json" };
@@ -676,7 +680,7 @@ pub async fn evaluate_on(
                 theta_fail: req.theta_fail,
                 traces: None,
             };
-            Ok((judge_files(&files, &a.engine.limits, &judging)?, false))
+            judge_files(&files, &a.engine.limits, &judging)
         })
         .await
 }
@@ -715,7 +719,7 @@ pub async fn fork(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let sessions = Arc::clone(&app.sessions);
-    let mut copy = sessions.call(&app, &id, |live, _| Ok((live.clone(), false))).await?;
+    let mut copy = sessions.call(&app, &id, |live, _| Ok(live.clone())).await?;
     copy.created_ms = now_ms();
     let step = copy.session.step();
     let new = app.sessions.insert(copy).await?;

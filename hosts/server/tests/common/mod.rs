@@ -134,6 +134,15 @@ impl TestServer {
         self.call(Method::DELETE, uri, None, Vec::new()).await
     }
 
+    /// Stops the server as a killed process stops (no shutdown snapshots: what is committed
+    /// is all that is left), keeping its folder.
+    #[allow(dead_code)]
+    pub async fn crash(self) -> PathBuf {
+        let app = Arc::clone(&self.app);
+        tokio::task::spawn_blocking(move || app.halt()).await.unwrap_or_else(|e| panic!("{e}"));
+        self.dir
+    }
+
     /// Stops the server (workers, database), keeping its folder.
     pub async fn stop(self) -> PathBuf {
         let app = Arc::clone(&self.app);
