@@ -75,7 +75,7 @@ fn apply_then_invert_gives_back_the_same_project_json_on_every_example() {
         let patch = tmp(&format!("{name}.patch.json"));
         std::fs::write(&patch, patch_text).unwrap();
         // The empty patch gives the project as gobo writes it, the reference for the round trip.
-        let empty = tmp("empty.json");
+        let empty = tmp(&format!("{name}.empty.json"));
         std::fs::write(&empty, "[]").unwrap();
         let normal = tmp(&format!("{name}.normal.json"));
         ok(&run(&["patch".as_ref(), "apply".as_ref(), &project, &empty, "-o".as_ref(), &normal]));
@@ -235,7 +235,7 @@ fn diff_gives_a_patch_from_broken_to_fixed() {
             targets.map(|t| serde_json::json!([t["blocks"], t["variables"], t["lists"]])).collect()
         };
         // The fixed project as gobo writes it (the empty patch), to compare like with like.
-        let empty = tmp("empty.json");
+        let empty = tmp(&format!("{name}.fixed-empty.json"));
         std::fs::write(&empty, "[]").unwrap();
         let normal = tmp(&format!("{name}.fixed-normal.json"));
         ok(&run(&["patch".as_ref(), "apply".as_ref(), &fixed, &empty, "-o".as_ref(), &normal]));
