@@ -115,7 +115,8 @@ impl Subject for TraceSubject {
 
     fn act(&mut self, action: &Action) -> Result<(), String> {
         if self.strict && refvm_action(action).is_none() {
-            return Err("a recorded trace cannot replay direct writes".to_string());
+            return Err("a recorded trace cannot replay direct writes or inputs without an event"
+                .to_string());
         }
         self.pending.push(action.clone());
         Ok(())
